@@ -1,0 +1,146 @@
+package app
+
+// The structs below are what the frontend sees: Wails generates their
+// TypeScript classes in frontend/wailsjs/go/models.ts. Times are RFC 3339
+// strings in UTC; the frontend shows them in the user's zone.
+
+// Session is one chat session in the list.
+type Session struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Model     string `json:"model"`
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// Message is one stored chat message. Archived messages were summarised into
+// a long-term memory; they stay visible in the history but no longer go to
+// the model.
+type Message struct {
+	ID        int64  `json:"id"`
+	SessionID string `json:"sessionId"`
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	// Status is "complete", "partial" (the stream stopped early) or "error".
+	Status    string `json:"status"`
+	Error     string `json:"error"`
+	Model     string `json:"model"`
+	CreatedAt string `json:"createdAt"`
+	Archived  bool   `json:"archived"`
+}
+
+// SendRequest starts one chat turn. The frontend picks TurnID (a random id)
+// and subscribes to "chat:turn:<TurnID>" before calling Send.
+type SendRequest struct {
+	TurnID    string `json:"turnId"`
+	SessionID string `json:"sessionId"` // empty: create a new session
+	Text      string `json:"text"`
+	Model     string `json:"model"` // empty: the session's model, else DEFAULT_MODEL
+}
+
+// TurnStart is returned once the user's message is safely stored; the reply
+// then streams as events.
+type TurnStart struct {
+	TurnID      string  `json:"turnId"`
+	SessionID   string  `json:"sessionId"`
+	UserMessage Message `json:"userMessage"`
+	Model       string  `json:"model"`
+}
+
+// Memory is one long-term memory: a summary of archived messages.
+type Memory struct {
+	ID           int64  `json:"id"`
+	SessionID    string `json:"sessionId"`
+	Summary      string `json:"summary"`
+	MessageCount int    `json:"messageCount"`
+	CreatedAt    string `json:"createdAt"`
+}
+
+// LogEntry is one api_logs row as listed.
+type LogEntry struct {
+	ID        int64  `json:"id"`
+	SessionID string `json:"sessionId"`
+	Model     string `json:"model"`
+	Error     string `json:"error"`
+	LatencyMS int64  `json:"latencyMs"`
+	CreatedAt string `json:"createdAt"`
+	// Preview is the first 120 characters of the response.
+	Preview string `json:"preview"`
+}
+
+// LogDetail is one api_logs row with its request and response.
+type LogDetail struct {
+	LogEntry
+	RequestJSON  string `json:"requestJson"`
+	ResponseText string `json:"responseText"`
+}
+
+// LogPage is one page of the log list, newest first.
+type LogPage struct {
+	Entries []LogEntry `json:"entries"`
+	Total   int        `json:"total"`
+}
+
+// SettingField is one configuration key as the settings screen shows it.
+type SettingField struct {
+	Key string `json:"key"`
+	// Value is the effective value; for secrets it is masked ("sk-…abcd") and
+	// never the real key.
+	Value  string `json:"value"`
+	Secret bool   `json:"secret"`
+	// IsSet reports whether any source gives the key a non-empty value.
+	IsSet bool `json:"isSet"`
+	// Source is where the effective value comes from: "default", "dotenv",
+	// "env" or "gui".
+	Source string `json:"source"`
+	// Group is a UI grouping: "model", "providers", "memory", "knowledge", "other".
+	Group string `json:"group"`
+}
+
+// SettingsView is the whole settings screen.
+type SettingsView struct {
+	Fields  []SettingField `json:"fields"`
+	DataDir string         `json:"dataDir"`
+}
+
+// SettingsUpdate saves GUI settings. Values maps a key to its new value (an
+// empty string for a secret means "keep"); Clear lists keys whose GUI value is
+// removed so lower layers apply again.
+type SettingsUpdate struct {
+	Values map[string]string `json:"values"`
+	Clear  []string          `json:"clear"`
+}
+
+// ModelPreset is one entry of the model picker.
+type ModelPreset struct {
+	ID    int64  `json:"id"`
+	Label string `json:"label"`
+	Value string `json:"value"` // a "provider/model" string
+}
+
+// ModelOptions is everything the model picker offers.
+type ModelOptions struct {
+	DefaultModel string        `json:"defaultModel"`
+	Presets      []ModelPreset `json:"presets"`
+	// Discovered lists "provider/model" strings that a configured provider's
+	// /models endpoint (or a local Ollama) returned.
+	Discovered []string `json:"discovered"`
+	// Configured is false when no model can be used yet: the UI then shows
+	// how to set one up.
+	Configured bool `json:"configured"`
+}
+
+// AppInfo describes the running app.
+type AppInfo struct {
+	Version string `json:"version"`
+	DataDir string `json:"dataDir"`
+	// Locale is the OS locale's language, "ja" or "en".
+	Locale string `json:"locale"`
+}
+
+// ImportResult reports a session import.
+type ImportResult struct {
+	Session  Session `json:"session"`
+	Messages int     `json:"messages"`
+	Memories int     `json:"memories"`
+}

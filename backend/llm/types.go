@@ -1,0 +1,68 @@
+package llm
+
+import (
+	"context"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Message is one chat message as sent to the model. It is go-openai's type, so
+// tool calls, tool results and multi-part content pass through unchanged.
+type Message = openai.ChatCompletionMessage
+
+// Tool is a function definition offered to the model (go-openai's type).
+type Tool = openai.Tool
+
+// ToolCall is one accumulated, complete tool call (go-openai's type).
+type ToolCall = openai.ToolCall
+
+// Request is one chat completion request.
+type Request struct {
+	// Model is a "provider/model" string (DESIGN.md §7), e.g. "openai/gpt-4o-mini".
+	Model string
+	// Messages is the whole context: system layers first, then the history.
+	Messages []Message
+	// Tools, if any, are offered to the model.
+	Tools []Tool
+	// SessionID is recorded in api_logs; it may be empty.
+	SessionID string
+	// MaxTokens caps the reply (0: provider default).
+	MaxTokens int
+}
+
+// StreamResult is what a finished (or failed) stream produced.
+type StreamResult struct {
+	// Text is the concatenation of every content delta received.
+	Text string
+	// ToolCalls are the accumulated tool calls, in the order first seen.
+	ToolCalls []ToolCall
+	// Truncated lists tool calls whose arguments are not valid JSON when the
+	// stream ended (e.g. finish_reason "length"); they are not in ToolCalls.
+	Truncated []ToolCall
+	// FinishReason is the last non-empty finish_reason seen ("stop",
+	// "tool_calls", "length", …), or "" if the stream ended without one.
+	FinishReason string
+	// PromptTokens and CompletionTokens come from the usage chunk when the
+	// provider sends one (0 otherwise).
+	PromptTokens, CompletionTokens int
+	// FirstByte is true once any delta arrived; after that nothing is retried.
+	FirstByte bool
+}
+
+// APILog is one recorded LLM call (the api_logs row, without its id).
+type APILog struct {
+	SessionID    string
+	Model        string
+	RequestJSON  string // the request body with secrets removed
+	ResponseText string
+	Error        string
+	LatencyMS    int64
+	CreatedAt    time.Time
+}
+
+// LogSink stores APILog records; the store implements it. A failing sink never
+// fails the call it records.
+type LogSink interface {
+	RecordAPILog(ctx context.Context, l APILog) error
+}

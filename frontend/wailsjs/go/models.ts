@@ -1,0 +1,383 @@
+export namespace app {
+	
+	export class AppInfo {
+	    version: string;
+	    dataDir: string;
+	    locale: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.dataDir = source["dataDir"];
+	        this.locale = source["locale"];
+	    }
+	}
+	export class Session {
+	    id: string;
+	    title: string;
+	    model: string;
+	    createdAt: string;
+	    updatedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.model = source["model"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	    }
+	}
+	export class ImportResult {
+	    session: Session;
+	    messages: number;
+	    memories: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], Session);
+	        this.messages = source["messages"];
+	        this.memories = source["memories"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LogDetail {
+	    id: number;
+	    sessionId: string;
+	    model: string;
+	    error: string;
+	    latencyMs: number;
+	    createdAt: string;
+	    preview: string;
+	    requestJson: string;
+	    responseText: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.model = source["model"];
+	        this.error = source["error"];
+	        this.latencyMs = source["latencyMs"];
+	        this.createdAt = source["createdAt"];
+	        this.preview = source["preview"];
+	        this.requestJson = source["requestJson"];
+	        this.responseText = source["responseText"];
+	    }
+	}
+	export class LogEntry {
+	    id: number;
+	    sessionId: string;
+	    model: string;
+	    error: string;
+	    latencyMs: number;
+	    createdAt: string;
+	    preview: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.model = source["model"];
+	        this.error = source["error"];
+	        this.latencyMs = source["latencyMs"];
+	        this.createdAt = source["createdAt"];
+	        this.preview = source["preview"];
+	    }
+	}
+	export class LogPage {
+	    entries: LogEntry[];
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = this.convertValues(source["entries"], LogEntry);
+	        this.total = source["total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Memory {
+	    id: number;
+	    sessionId: string;
+	    summary: string;
+	    messageCount: number;
+	    createdAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Memory(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.summary = source["summary"];
+	        this.messageCount = source["messageCount"];
+	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class Message {
+	    id: number;
+	    sessionId: string;
+	    role: string;
+	    content: string;
+	    status: string;
+	    error: string;
+	    model: string;
+	    createdAt: string;
+	    archived: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Message(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.sessionId = source["sessionId"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	        this.model = source["model"];
+	        this.createdAt = source["createdAt"];
+	        this.archived = source["archived"];
+	    }
+	}
+	export class ModelPreset {
+	    id: number;
+	    label: string;
+	    value: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelPreset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.label = source["label"];
+	        this.value = source["value"];
+	    }
+	}
+	export class ModelOptions {
+	    defaultModel: string;
+	    presets: ModelPreset[];
+	    discovered: string[];
+	    configured: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ModelOptions(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.defaultModel = source["defaultModel"];
+	        this.presets = this.convertValues(source["presets"], ModelPreset);
+	        this.discovered = source["discovered"];
+	        this.configured = source["configured"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class SendRequest {
+	    turnId: string;
+	    sessionId: string;
+	    text: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SendRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turnId = source["turnId"];
+	        this.sessionId = source["sessionId"];
+	        this.text = source["text"];
+	        this.model = source["model"];
+	    }
+	}
+	
+	export class SettingField {
+	    key: string;
+	    value: string;
+	    secret: boolean;
+	    isSet: boolean;
+	    source: string;
+	    group: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingField(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	        this.secret = source["secret"];
+	        this.isSet = source["isSet"];
+	        this.source = source["source"];
+	        this.group = source["group"];
+	    }
+	}
+	export class SettingsUpdate {
+	    values: Record<string, string>;
+	    clear: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsUpdate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.values = source["values"];
+	        this.clear = source["clear"];
+	    }
+	}
+	export class SettingsView {
+	    fields: SettingField[];
+	    dataDir: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.fields = this.convertValues(source["fields"], SettingField);
+	        this.dataDir = source["dataDir"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TurnStart {
+	    turnId: string;
+	    sessionId: string;
+	    userMessage: Message;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TurnStart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turnId = source["turnId"];
+	        this.sessionId = source["sessionId"];
+	        this.userMessage = this.convertValues(source["userMessage"], Message);
+	        this.model = source["model"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
