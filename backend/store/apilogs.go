@@ -1,0 +1,55 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// InsertAPILog stores one LLM call record. CreatedAt defaults to now.
+func (d *DB) InsertAPILog(ctx context.Context, l *APILog) error {
+	if l.CreatedAt.IsZero() {
+		l.CreatedAt = now()
+	}
+	_, err := d.bun.NewInsert().Model(l).Exec(ctx)
+	return err
+}
+
+// ListAPILogs returns one page of logs, newest first, and the total count.
+// limit is capped to 500.
+func (d *DB) ListAPILogs(ctx context.Context, limit, offset int) ([]APILog, int, error) {
+	if limit <= 0 || limit > 500 {
+		limit = 500
+	}
+	var ls []APILog
+	total, err := d.bun.NewSelect().Model(&ls).
+		ExcludeColumn("request_json").
+		Order("id DESC").Limit(limit).Offset(max(offset, 0)).ScanAndCount(ctx)
+	return ls, total, err
+}
+
+// GetAPILog returns one log with its request and response.
+func (d *DB) GetAPILog(ctx context.Context, id int64) (APILog, error) {
+	var l APILog
+	if err := d.bun.NewSelect().Model(&l).Where("id = ?", id).Scan(ctx); err != nil {
+		return APILog{}, notFound(err, fmt.Sprintf("log %d", id))
+	}
+	return l, nil
+}
+
+// DeleteAPILog deletes one log.
+func (d *DB) DeleteAPILog(ctx context.Context, id int64) error {
+	res, err := d.bun.NewDelete().Table("api_logs").Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("log %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// ClearAPILogs deletes every log.
+func (d *DB) ClearAPILogs(ctx context.Context) error {
+	_, err := d.bun.NewDelete().Table("api_logs").Where("1 = 1").Exec(ctx)
+	return err
+}

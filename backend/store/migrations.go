@@ -1,0 +1,261 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
+)
+
+// Migration names, in order. A database at any of them opens and migrates to
+// the last one. Later work appends to this list; never edit a shipped step.
+const (
+	// MigrationOriginal creates the tables of the original FastAPI app
+	// (seeds/architecture-ja.md, "DB テーブル") with their original columns.
+	MigrationOriginal = "20261129000001_original_schema"
+	// MigrationDesign applies DESIGN.md §3: message status, model, token
+	// counts and archiving; float32 BLOB embeddings; indexes.
+	MigrationDesign = "20261129000002_design_changes"
+)
+
+type step struct {
+	name  string
+	stmts []string
+}
+
+// steps holds every migration as plain SQL, one statement per string.
+var steps = []step{
+	{MigrationOriginal, []string{
+		`CREATE TABLE sessions (
+			id VARCHAR NOT NULL PRIMARY KEY,
+			title VARCHAR NOT NULL DEFAULT '',
+			model VARCHAR NOT NULL DEFAULT '',
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+			updated_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE messages (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			session_id VARCHAR NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			role VARCHAR NOT NULL,
+			content TEXT NOT NULL DEFAULT '',
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE message_tags (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+			tag VARCHAR NOT NULL,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE memories (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			session_id VARCHAR NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			summary TEXT NOT NULL,
+			embedding_json TEXT,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE memory_tags (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			memory_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+			tag VARCHAR NOT NULL,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE knowledge_entries (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			query TEXT NOT NULL,
+			summary TEXT NOT NULL,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE knowledge_sources (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			entry_id INTEGER NOT NULL REFERENCES knowledge_entries(id) ON DELETE CASCADE,
+			title VARCHAR NOT NULL DEFAULT '',
+			url VARCHAR NOT NULL)`,
+		`CREATE TABLE local_knowledge_docs (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			path VARCHAR NOT NULL UNIQUE,
+			title VARCHAR NOT NULL DEFAULT '',
+			content_hash VARCHAR NOT NULL,
+			embedding_json TEXT,
+			embedding_model VARCHAR,
+			updated_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE note_pages (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			title VARCHAR NOT NULL,
+			content TEXT NOT NULL DEFAULT '',
+			position INTEGER NOT NULL DEFAULT 0,
+			section VARCHAR,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+			updated_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE session_note_pages (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			session_id VARCHAR NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			page_id INTEGER NOT NULL REFERENCES note_pages(id) ON DELETE CASCADE,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+			UNIQUE (session_id, page_id))`,
+		`CREATE TABLE app_settings (
+			key VARCHAR NOT NULL PRIMARY KEY,
+			value TEXT NOT NULL,
+			updated_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE model_presets (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			label VARCHAR NOT NULL,
+			value VARCHAR NOT NULL,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE api_logs (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			session_id VARCHAR,
+			model VARCHAR NOT NULL DEFAULT '',
+			request_json TEXT NOT NULL DEFAULT '',
+			response_text TEXT,
+			error TEXT,
+			latency_ms INTEGER,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+		`CREATE TABLE reminders (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			channel_id VARCHAR NOT NULL,
+			user_id VARCHAR NOT NULL,
+			user_name VARCHAR NOT NULL DEFAULT '',
+			content TEXT NOT NULL,
+			due_at DATETIME NOT NULL,
+			created_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+			notified_at DATETIME,
+			cancelled_at DATETIME)`,
+		`CREATE INDEX ix_messages_session ON messages(session_id, id)`,
+		`CREATE INDEX ix_memories_session ON memories(session_id, id)`,
+		`CREATE INDEX ix_api_logs_created ON api_logs(created_at)`,
+		`CREATE INDEX ix_reminders_due ON reminders(due_at)`,
+	}},
+	{MigrationDesign, []string{
+		`ALTER TABLE messages ADD COLUMN status VARCHAR NOT NULL DEFAULT 'complete'`,
+		`ALTER TABLE messages ADD COLUMN error TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE messages ADD COLUMN model VARCHAR NOT NULL DEFAULT ''`,
+		`ALTER TABLE messages ADD COLUMN prompt_tokens INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE messages ADD COLUMN completion_tokens INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE messages ADD COLUMN archived_at DATETIME`,
+		`ALTER TABLE messages ADD COLUMN memory_id INTEGER REFERENCES memories(id) ON DELETE SET NULL`,
+		`CREATE INDEX ix_messages_active ON messages(session_id, archived_at, id)`,
+		// Memories: float32 BLOB embeddings, a count of the messages they
+		// cover, and merging (layer 4 re-summarises old memories; the merged
+		// rows are kept and point at the memory that replaced them).
+		`ALTER TABLE memories ADD COLUMN embedding BLOB`,
+		`ALTER TABLE memories ADD COLUMN embedding_model VARCHAR NOT NULL DEFAULT ''`,
+		`ALTER TABLE memories ADD COLUMN embedding_dim INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE memories ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE memories ADD COLUMN merged_into INTEGER REFERENCES memories(id) ON DELETE SET NULL`,
+		`ALTER TABLE memories ADD COLUMN level INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE local_knowledge_docs ADD COLUMN size INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE local_knowledge_docs ADD COLUMN mtime DATETIME`,
+		`ALTER TABLE local_knowledge_docs ADD COLUMN embedding BLOB`,
+		`ALTER TABLE local_knowledge_docs ADD COLUMN embedding_dim INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE api_logs ADD COLUMN prompt_tokens INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE api_logs ADD COLUMN completion_tokens INTEGER NOT NULL DEFAULT 0`,
+		`CREATE INDEX ix_sessions_updated ON sessions(updated_at)`,
+	}},
+}
+
+// postSteps run inside a migration's transaction after its statements.
+var postSteps = map[string]func(ctx context.Context, tx bun.Tx) error{
+	MigrationDesign: convertJSONEmbeddings,
+}
+
+// newMigrations registers the steps up to and including upTo ("" = all).
+func newMigrations(upTo string) (*migrate.Migrations, error) {
+	ms := migrate.NewMigrations()
+	found := upTo == ""
+	for _, s := range steps {
+		s := s
+		ms.Add(migrate.Migration{
+			Name: s.name,
+			Up: func(ctx context.Context, mg *migrate.Migrator, _ *migrate.Migration) error {
+				return mg.DB().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+					for _, stmt := range s.stmts {
+						if _, err := tx.ExecContext(ctx, stmt); err != nil {
+							return fmt.Errorf("migration %s: %w", s.name, err)
+						}
+					}
+					if post := postSteps[s.name]; post != nil {
+						return post(ctx, tx)
+					}
+					return nil
+				})
+			},
+		})
+		if s.name == upTo {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("unknown migration %q", upTo)
+	}
+	return ms, nil
+}
+
+// Migrate applies every pending migration.
+func (d *DB) Migrate(ctx context.Context) error { return d.MigrateTo(ctx, "") }
+
+// MigrateTo applies pending migrations up to and including name ("" = all).
+// It returns an error naming the failed step; steps already applied stay.
+func (d *DB) MigrateTo(ctx context.Context, name string) error {
+	ms, err := newMigrations(name)
+	if err != nil {
+		return err
+	}
+	mg := migrate.NewMigrator(d.bun, ms, migrate.WithMarkAppliedOnSuccess(true))
+	if err := mg.Init(ctx); err != nil {
+		return fmt.Errorf("init migrations: %w", err)
+	}
+	if _, err := mg.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// AppliedMigrations lists the names of applied migrations, oldest first.
+func (d *DB) AppliedMigrations(ctx context.Context) ([]string, error) {
+	ms, err := newMigrations("")
+	if err != nil {
+		return nil, err
+	}
+	mg := migrate.NewMigrator(d.bun, ms)
+	if err := mg.Init(ctx); err != nil {
+		return nil, err
+	}
+	applied, err := mg.AppliedMigrations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(applied))
+	for _, m := range applied {
+		names = append(names, m.Name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// convertJSONEmbeddings moves embedding_json (a JSON array of numbers, the
+// original format) into the float32 BLOB columns, then drops the JSON column.
+func convertJSONEmbeddings(ctx context.Context, tx bun.Tx) error {
+	for _, table := range []string{"memories", "local_knowledge_docs"} {
+		var rows []struct {
+			ID   int64  `bun:"id"`
+			JSON string `bun:"embedding_json"`
+		}
+		err := tx.NewSelect().Table(table).Column("id", "embedding_json").
+			Where("embedding_json IS NOT NULL AND embedding_json != ''").Scan(ctx, &rows)
+		if err != nil {
+			return fmt.Errorf("read %s embeddings: %w", table, err)
+		}
+		for _, r := range rows {
+			var vec []float32
+			if err := json.Unmarshal([]byte(r.JSON), &vec); err != nil {
+				continue // unreadable: leave empty, it will be recomputed
+			}
+			if _, err := tx.ExecContext(ctx, "UPDATE "+table+" SET embedding = ?, embedding_dim = ? WHERE id = ?",
+				EncodeEmbedding(vec), len(vec), r.ID); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+table+" DROP COLUMN embedding_json"); err != nil {
+			return fmt.Errorf("drop %s.embedding_json: %w", table, err)
+		}
+	}
+	return nil
+}
