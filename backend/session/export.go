@@ -1,0 +1,140 @@
+// Package session exports one chat session as a versioned JSON document and
+// imports such a document back as a new session.
+//
+// The document (Format "playchat-session", Version 1):
+//
+//	{"format":"playchat-session","version":1,"exportedAt":"…",
+//	 "session":{"id","title","model","createdAt","updatedAt"},
+//	 "memories":[{"id","summary","messageCount","level","mergedInto","createdAt","tags"}],
+//	 "messages":[{"id","role","content","status","error","model","promptTokens",
+//	              "completionTokens","createdAt","archivedAt","memoryId","tags"}]}
+//
+// Ids inside a document only link its parts (a message's memoryId, a
+// memory's mergedInto); an import always creates a new session with new ids,
+// so importing the same file twice gives two copies and never overwrites.
+// Times are RFC 3339 in UTC.
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"playchat/backend/store"
+)
+
+// Format and Version identify the document.
+const (
+	Format  = "playchat-session"
+	Version = 1
+)
+
+// Document is an exported session.
+type Document struct {
+	Format     string       `json:"format"`
+	Version    int          `json:"version"`
+	ExportedAt time.Time    `json:"exportedAt"`
+	Session    DocSession   `json:"session"`
+	Memories   []DocMemory  `json:"memories"`
+	Messages   []DocMessage `json:"messages"`
+}
+
+// DocSession is the session part of a Document.
+type DocSession struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Model     string    `json:"model"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// DocMemory is one memory of a Document.
+type DocMemory struct {
+	ID           int64     `json:"id"`
+	Summary      string    `json:"summary"`
+	MessageCount int       `json:"messageCount"`
+	Level        int       `json:"level"`
+	MergedInto   *int64    `json:"mergedInto,omitempty"`
+	CreatedAt    time.Time `json:"createdAt"`
+	Tags         []string  `json:"tags,omitempty"`
+}
+
+// DocMessage is one message of a Document, archived ones included.
+type DocMessage struct {
+	ID               int64      `json:"id"`
+	Role             string     `json:"role"`
+	Content          string     `json:"content"`
+	Status           string     `json:"status"`
+	Error            string     `json:"error,omitempty"`
+	Model            string     `json:"model,omitempty"`
+	PromptTokens     int        `json:"promptTokens,omitempty"`
+	CompletionTokens int        `json:"completionTokens,omitempty"`
+	CreatedAt        time.Time  `json:"createdAt"`
+	ArchivedAt       *time.Time `json:"archivedAt,omitempty"`
+	MemoryID         *int64     `json:"memoryId,omitempty"`
+	Tags             []string   `json:"tags,omitempty"`
+}
+
+// Export builds the document of one session.
+func Export(ctx context.Context, db *store.DB, sessionID string) (Document, error) {
+	s, err := db.GetSession(ctx, sessionID)
+	if err != nil {
+		return Document{}, err
+	}
+	msgs, err := db.SessionMessages(ctx, sessionID)
+	if err != nil {
+		return Document{}, err
+	}
+	mems, err := db.SessionMemories(ctx, sessionID)
+	if err != nil {
+		return Document{}, err
+	}
+	msgIDs := make([]int64, len(msgs))
+	for i, m := range msgs {
+		msgIDs[i] = m.ID
+	}
+	memIDs := make([]int64, len(mems))
+	for i, m := range mems {
+		memIDs[i] = m.ID
+	}
+	msgTags, err := db.MessageTags(ctx, msgIDs)
+	if err != nil {
+		return Document{}, err
+	}
+	memTags, err := db.MemoryTags(ctx, memIDs)
+	if err != nil {
+		return Document{}, err
+	}
+	doc := Document{Format: Format, Version: Version, ExportedAt: time.Now().UTC(),
+		Session:  DocSession{ID: s.ID, Title: s.Title, Model: s.Model, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC()},
+		Memories: make([]DocMemory, 0, len(mems)), Messages: make([]DocMessage, 0, len(msgs))}
+	for _, m := range mems {
+		doc.Memories = append(doc.Memories, DocMemory{ID: m.ID, Summary: m.Summary, MessageCount: m.MessageCount,
+			Level: m.Level, MergedInto: m.MergedInto, CreatedAt: m.CreatedAt.UTC(), Tags: memTags[m.ID]})
+	}
+	for _, m := range msgs {
+		dm := DocMessage{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Model: m.Model,
+			PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
+			MemoryID: m.MemoryID, Tags: msgTags[m.ID]}
+		if m.ArchivedAt != nil {
+			t := m.ArchivedAt.UTC()
+			dm.ArchivedAt = &t
+		}
+		doc.Messages = append(doc.Messages, dm)
+	}
+	return doc, nil
+}
+
+// ExportJSON is Export rendered as indented JSON.
+func ExportJSON(ctx context.Context, db *store.DB, sessionID string) ([]byte, error) {
+	doc, err := Export(ctx, db, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode export: %w", err)
+	}
+	return append(b, '\n'), nil
+}

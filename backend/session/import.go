@@ -1,0 +1,224 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"playchat/backend/store"
+)
+
+// MaxDocumentBytes caps an import file (64 MiB).
+const MaxDocumentBytes = 64 << 20
+
+// ValidationError lists everything wrong with a document; nothing was
+// written.
+type ValidationError struct{ Problems []string }
+
+func (e *ValidationError) Error() string {
+	const show = 10
+	p := e.Problems
+	more := ""
+	if len(p) > show {
+		more = fmt.Sprintf(" (and %d more)", len(p)-show)
+		p = p[:show]
+	}
+	return "invalid session file: " + strings.Join(p, "; ") + more
+}
+
+// Imported reports what an import created.
+type Imported struct {
+	Session  store.Session
+	Messages int
+	Memories int
+}
+
+// Parse decodes and validates a document. Unknown fields are rejected, so a
+// file of another format is not half-read. It returns a *ValidationError
+// listing every problem found.
+func Parse(r io.Reader) (Document, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxDocumentBytes+1))
+	if err != nil {
+		return Document{}, fmt.Errorf("read session file: %w", err)
+	}
+	if len(data) > MaxDocumentBytes {
+		return Document{}, &ValidationError{[]string{fmt.Sprintf("the file is larger than %d MiB", MaxDocumentBytes>>20)}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var doc Document
+	if err := dec.Decode(&doc); err != nil {
+		return Document{}, &ValidationError{[]string{"not a playchat session file: " + err.Error()}}
+	}
+	if dec.More() {
+		return Document{}, &ValidationError{[]string{"unexpected data after the JSON document"}}
+	}
+	if err := Validate(doc); err != nil {
+		return Document{}, err
+	}
+	return doc, nil
+}
+
+// Validate checks a document completely: format and version, roles and
+// statuses, times, UTF-8, unique ids and every reference between memories
+// and messages.
+func Validate(doc Document) error {
+	var p []string
+	add := func(format string, a ...any) { p = append(p, fmt.Sprintf(format, a...)) }
+	if doc.Format != Format {
+		add("format is %q, want %q", doc.Format, Format)
+	}
+	if doc.Version < 1 || doc.Version > Version {
+		add("version %d is not supported (this playchat reads versions 1 to %d)", doc.Version, Version)
+	}
+	if !utf8.ValidString(doc.Session.Title) || !utf8.ValidString(doc.Session.Model) {
+		add("session title or model is not valid UTF-8")
+	}
+	if doc.Session.CreatedAt.IsZero() {
+		add("session.createdAt is missing")
+	}
+	memIDs := map[int64]bool{}
+	for i, m := range doc.Memories {
+		if m.ID <= 0 {
+			add("memories[%d].id must be a positive number", i)
+		} else if memIDs[m.ID] {
+			add("memories[%d].id %d is used twice", i, m.ID)
+		}
+		memIDs[m.ID] = true
+		if strings.TrimSpace(m.Summary) == "" {
+			add("memories[%d].summary is empty", i)
+		}
+		if m.CreatedAt.IsZero() {
+			add("memories[%d].createdAt is missing", i)
+		}
+		if m.Level < 0 || m.MessageCount < 0 {
+			add("memories[%d] has a negative level or messageCount", i)
+		}
+	}
+	for i, m := range doc.Memories {
+		if m.MergedInto != nil && (!memIDs[*m.MergedInto] || *m.MergedInto == m.ID) {
+			add("memories[%d].mergedInto %d does not name another memory of the file", i, *m.MergedInto)
+		}
+	}
+	msgIDs := map[int64]bool{}
+	for i, m := range doc.Messages {
+		if m.ID <= 0 {
+			add("messages[%d].id must be a positive number", i)
+		} else if msgIDs[m.ID] {
+			add("messages[%d].id %d is used twice", i, m.ID)
+		}
+		msgIDs[m.ID] = true
+		switch m.Role {
+		case store.RoleUser, store.RoleAssistant, store.RoleSystem:
+		default:
+			add("messages[%d].role %q is not user, assistant or system", i, m.Role)
+		}
+		switch m.Status {
+		case store.StatusComplete, store.StatusPartial, store.StatusError:
+		default:
+			add("messages[%d].status %q is not complete, partial or error", i, m.Status)
+		}
+		if !utf8.ValidString(m.Content) {
+			add("messages[%d].content is not valid UTF-8", i)
+		}
+		if m.CreatedAt.IsZero() {
+			add("messages[%d].createdAt is missing", i)
+		}
+		if m.MemoryID != nil && !memIDs[*m.MemoryID] {
+			add("messages[%d].memoryId %d does not name a memory of the file", i, *m.MemoryID)
+		}
+		if (m.MemoryID != nil) != (m.ArchivedAt != nil) {
+			add("messages[%d] must have both archivedAt and memoryId, or neither", i)
+		}
+	}
+	if len(p) > 0 {
+		return &ValidationError{Problems: p}
+	}
+	return nil
+}
+
+// Import validates doc and writes it as a new session (new ids throughout),
+// in one transaction. On any error nothing is written.
+func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
+	if err := Validate(doc); err != nil {
+		return Imported{}, err
+	}
+	sess := store.Session{ID: uuid.NewString(), Title: doc.Session.Title, Model: doc.Session.Model,
+		CreatedAt: doc.Session.CreatedAt.UTC(), UpdatedAt: doc.Session.UpdatedAt.UTC()}
+	if sess.UpdatedAt.IsZero() {
+		sess.UpdatedAt = sess.CreatedAt
+	}
+	err := db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(&sess).Exec(ctx); err != nil {
+			return err
+		}
+		memMap := map[int64]int64{}
+		for _, m := range doc.Memories {
+			row := store.Memory{SessionID: sess.ID, Summary: m.Summary, MessageCount: m.MessageCount,
+				Level: m.Level, CreatedAt: m.CreatedAt.UTC()}
+			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+				return err
+			}
+			memMap[m.ID] = row.ID
+			for _, tag := range m.Tags {
+				if _, err := tx.NewInsert().Model(&store.MemoryTag{MemoryID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+					return err
+				}
+			}
+		}
+		for _, m := range doc.Memories {
+			if m.MergedInto != nil {
+				if _, err := tx.NewUpdate().Table("memories").Set("merged_into = ?", memMap[*m.MergedInto]).
+					Where("id = ?", memMap[m.ID]).Exec(ctx); err != nil {
+					return err
+				}
+			}
+		}
+		for _, m := range doc.Messages {
+			row := store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
+				Model: m.Model, PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC()}
+			if m.ArchivedAt != nil {
+				t := m.ArchivedAt.UTC()
+				id := memMap[*m.MemoryID]
+				row.ArchivedAt, row.MemoryID = &t, &id
+			}
+			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+				return err
+			}
+			for _, tag := range m.Tags {
+				if _, err := tx.NewInsert().Model(&store.MessageTag{MessageID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Imported{}, fmt.Errorf("import session: %w", err)
+	}
+	return Imported{Session: sess, Messages: len(doc.Messages), Memories: len(doc.Memories)}, nil
+}
+
+// ImportReader parses, validates and imports a document.
+func ImportReader(ctx context.Context, db *store.DB, r io.Reader) (Imported, error) {
+	doc, err := Parse(r)
+	if err != nil {
+		return Imported{}, err
+	}
+	return Import(ctx, db, doc)
+}
+
+// IsValidation reports whether err is a document problem (the user's file)
+// rather than a storage failure.
+func IsValidation(err error) bool {
+	var v *ValidationError
+	return errors.As(err, &v)
+}
