@@ -1,0 +1,442 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func writeDotEnv(t *testing.T, dir, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, DotEnvFile), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEachLayerOverridesTheOneBelow(t *testing.T) {
+	const key = "MAX_OUTPUT_TOKENS"
+	tests := []struct {
+		name       string
+		dotenv     string // .env file content
+		environ    []string
+		gui        map[string]string
+		wantValue  string
+		wantSource string
+		wantTyped  int
+	}{
+		{name: "default when no layer sets it",
+			wantValue: "1024", wantSource: SourceDefault, wantTyped: 1024},
+		{name: ".env over default",
+			dotenv:    "MAX_OUTPUT_TOKENS=2000\n",
+			wantValue: "2000", wantSource: SourceDotEnv, wantTyped: 2000},
+		{name: "environment over .env",
+			dotenv: "MAX_OUTPUT_TOKENS=2000\n", environ: []string{"MAX_OUTPUT_TOKENS=3000"},
+			wantValue: "3000", wantSource: SourceEnv, wantTyped: 3000},
+		{name: "GUI over environment and .env",
+			dotenv: "MAX_OUTPUT_TOKENS=2000\n", environ: []string{"MAX_OUTPUT_TOKENS=3000"},
+			gui:       map[string]string{key: "4000"},
+			wantValue: "4000", wantSource: SourceGUI, wantTyped: 4000},
+		{name: "GUI over default alone",
+			gui:       map[string]string{key: "4000"},
+			wantValue: "4000", wantSource: SourceGUI, wantTyped: 4000},
+		{name: "blank GUI value falls through to the environment",
+			dotenv: "MAX_OUTPUT_TOKENS=2000\n", environ: []string{"MAX_OUTPUT_TOKENS=3000"},
+			gui:       map[string]string{key: "  "},
+			wantValue: "3000", wantSource: SourceEnv, wantTyped: 3000},
+		{name: "empty environment value falls through to .env",
+			dotenv: "MAX_OUTPUT_TOKENS=2000\n", environ: []string{"MAX_OUTPUT_TOKENS="},
+			wantValue: "2000", wantSource: SourceDotEnv, wantTyped: 2000},
+		{name: "empty .env value falls through to the default",
+			dotenv:    "MAX_OUTPUT_TOKENS=\n",
+			wantValue: "1024", wantSource: SourceDefault, wantTyped: 1024},
+		{name: "values are trimmed",
+			environ:   []string{"MAX_OUTPUT_TOKENS= 77 "},
+			wantValue: "77", wantSource: SourceEnv, wantTyped: 77},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.dotenv != "" {
+				writeDotEnv(t, dir, tt.dotenv)
+			}
+			l, err := LoadLayers(dir, tt.environ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.GUI = tt.gui
+			c, err := Resolve(l, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, src := c.Value(key)
+			if v != tt.wantValue || src != tt.wantSource {
+				t.Errorf("Value(%s) = %q, %q; want %q, %q", key, v, src, tt.wantValue, tt.wantSource)
+			}
+			if c.MaxOutputTokens != tt.wantTyped {
+				t.Errorf("MaxOutputTokens = %d, want %d", c.MaxOutputTokens, tt.wantTyped)
+			}
+		})
+	}
+}
+
+func TestDefaultsFillEveryTypedField(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Resolve(Layers{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		ContextWindowTokens:      0,
+		MaxOutputTokens:          1024,
+		ToolMaxRounds:            3,
+		OllamaAPIBase:            "http://localhost:11434",
+		LMStudioAPIBase:          "http://localhost:1234/v1",
+		SummarizeThreshold:       20,
+		SessionNotesContentLimit: 8000,
+		KnowledgeContextLimit:    15,
+		LocalKBTopK:              3,
+		LocalKBMinScore:          0.75,
+		KnowledgeBaseDir:         filepath.Join(dir, "knowledge_base"),
+		LogLevel:                 slog.LevelInfo,
+		DataDir:                  dir,
+	}
+	c.values, c.sources = nil, nil
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("defaults:\n got %#v\nwant %#v", c, want)
+	}
+}
+
+func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
+	dir := t.TempDir()
+	gui := map[string]string{
+		"DEFAULT_MODEL": "openai/gpt-4o-mini", "SUMMARY_MODEL": "ollama/qwen3:8b",
+		"EMBEDDING_MODEL": "openai/text-embedding-3-small", "CONTEXT_WINDOW_TOKENS": "32000",
+		"MAX_OUTPUT_TOKENS": "900", "TOOL_MAX_ROUNDS": "5",
+		"OPENAI_API_KEY": "sk-openai-0123456789", "OPENAI_BASE_URL": "https://example.test/v1",
+		"ANTHROPIC_API_KEY": "sk-ant-0123456789", "ANTHROPIC_BASE_URL": "https://anthropic.test/v1/",
+		"OLLAMA_API_BASE": "http://127.0.0.1:11435", "LM_STUDIO_API_BASE": "http://127.0.0.1:1235/v1",
+		"OPENROUTER_API_KEY": "sk-or-0123456789", "MEMORY_SUMMARIZE_THRESHOLD": "4",
+		"SESSION_NOTES_CONTENT_LIMIT": "100", "KNOWLEDGE_CONTEXT_LIMIT": "0",
+		"LOCAL_KB_TOP_K": "0", "LOCAL_KB_MIN_SCORE": "1", "KNOWLEDGE_BASE_DIR": "kb",
+		"TAVILY_API_KEY": "tvly-0123456789", "DISCORD_BOT_TOKEN": "discord.token.0123456789",
+		"DEBUG": "Yes", "LOG_LEVEL": "WARN",
+	}
+	if len(gui) != len(Keys()) {
+		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
+	}
+	c, err := Resolve(Layers{GUI: gui}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		DefaultModel: "openai/gpt-4o-mini", SummaryModel: "ollama/qwen3:8b",
+		EmbeddingModel: "openai/text-embedding-3-small", ContextWindowTokens: 32000,
+		MaxOutputTokens: 900, ToolMaxRounds: 5,
+		OpenAIKey: "sk-openai-0123456789", OpenAIBaseURL: "https://example.test/v1",
+		AnthropicKey: "sk-ant-0123456789", AnthropicBaseURL: "https://anthropic.test/v1/",
+		OllamaAPIBase: "http://127.0.0.1:11435", LMStudioAPIBase: "http://127.0.0.1:1235/v1",
+		OpenRouterKey: "sk-or-0123456789", SummarizeThreshold: 4,
+		SessionNotesContentLimit: 100, KnowledgeContextLimit: 0,
+		LocalKBTopK: 0, LocalKBMinScore: 1, KnowledgeBaseDir: filepath.Join(dir, "kb"),
+		TavilyKey: "tvly-0123456789", DiscordBotToken: "discord.token.0123456789",
+		Debug: true, LogLevel: slog.LevelWarn, DataDir: dir,
+	}
+	c2 := c
+	c2.values, c2.sources = nil, nil
+	if !reflect.DeepEqual(c2, want) {
+		t.Errorf("got  %+v\nwant %+v", c2, want)
+	}
+	if v, _ := c.Value("DEBUG"); v != "true" {
+		t.Errorf(`Value(DEBUG) = %q, want normalised "true"`, v)
+	}
+	if v, _ := c.Value("LOG_LEVEL"); v != "warn" {
+		t.Errorf(`Value(LOG_LEVEL) = %q, want normalised "warn"`, v)
+	}
+}
+
+func TestKnowledgeBaseDirResolution(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(t.TempDir(), "kb")
+	home, _ := os.UserHomeDir()
+	for in, want := range map[string]string{
+		"":          filepath.Join(dir, "knowledge_base"),
+		"notes/kb":  filepath.Join(dir, "notes", "kb"),
+		abs:         abs,
+		"~/kb":      filepath.Join(home, "kb"),
+		abs + "/./": abs,
+	} {
+		c, err := Resolve(Layers{Env: map[string]string{"KNOWLEDGE_BASE_DIR": in}}, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.KnowledgeBaseDir != want {
+			t.Errorf("KNOWLEDGE_BASE_DIR=%q → %q, want %q", in, c.KnowledgeBaseDir, want)
+		}
+	}
+}
+
+func TestLoadLayersKeepsOnlyKnownAndPlaychatKeys(t *testing.T) {
+	dir := t.TempDir()
+	writeDotEnv(t, dir, "# comment\nOPENAI_API_KEY=sk-from-dotenv-123456\nUNRELATED=1\nPLAYCHAT_FOO=bar\n")
+	l, err := LoadLayers(dir, []string{
+		"PATH=/usr/bin", "HOME=/root", "DEBUG=1", "PLAYCHAT_DATA_DIR=/x", "PLAYCHAT_=empty-name", "NOEQUALS",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDot := map[string]string{"OPENAI_API_KEY": "sk-from-dotenv-123456", "PLAYCHAT_FOO": "bar"}
+	wantEnv := map[string]string{"DEBUG": "1", "PLAYCHAT_DATA_DIR": "/x"}
+	if fmt.Sprint(l.DotEnv) != fmt.Sprint(wantDot) {
+		t.Errorf("DotEnv = %v, want %v", l.DotEnv, wantDot)
+	}
+	if fmt.Sprint(l.Env) != fmt.Sprint(wantEnv) {
+		t.Errorf("Env = %v, want %v", l.Env, wantEnv)
+	}
+	if l.GUI != nil {
+		t.Errorf("GUI = %v, want nil", l.GUI)
+	}
+	c, err := Resolve(l, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, src := c.Value("PLAYCHAT_FOO"); v != "bar" || src != SourceDotEnv {
+		t.Errorf("Value(PLAYCHAT_FOO) = %q, %q", v, src)
+	}
+	if v, src := c.Value("UNRELATED"); v != "" || src != "" {
+		t.Errorf("Value(UNRELATED) = %q, %q; want empty", v, src)
+	}
+}
+
+func TestInvalidValuesNameTheKeyAndHideSecrets(t *testing.T) {
+	tests := []struct {
+		key, value string
+		wantValue  bool // the value may appear in the message
+	}{
+		{"MAX_OUTPUT_TOKENS", "lots", true},
+		{"MAX_OUTPUT_TOKENS", "0", true},
+		{"MAX_OUTPUT_TOKENS", "1.5", true},
+		{"MAX_OUTPUT_TOKENS", "99999999999", true},
+		{"MEMORY_SUMMARIZE_THRESHOLD", "3", true},
+		{"TOOL_MAX_ROUNDS", "-1", true},
+		{"CONTEXT_WINDOW_TOKENS", "-5", true},
+		{"LOCAL_KB_TOP_K", "three", true},
+		{"LOCAL_KB_MIN_SCORE", "1.5", true},
+		{"LOCAL_KB_MIN_SCORE", "-0.1", true},
+		{"LOCAL_KB_MIN_SCORE", "NaN", true},
+		{"LOCAL_KB_MIN_SCORE", "high", true},
+		{"OLLAMA_API_BASE", "localhost:11434", true},
+		{"OPENAI_BASE_URL", "ftp://example.test", true},
+		{"OPENAI_BASE_URL", "https://", true},
+		{"LM_STUDIO_API_BASE", "http://[::1", true},
+		{"DEBUG", "maybe", true},
+		{"LOG_LEVEL", "verbose", true},
+		{"DEFAULT_MODEL", "openai/gpt 4o", true},
+		{"DEFAULT_MODEL", "/gpt-4o", true},
+		{"OPENAI_API_KEY", "sk-abc def-SECRETVALUE", false},
+		{"DISCORD_BOT_TOKEN", "tok\x00SECRETVALUE", false},
+		{"TAVILY_API_KEY", "tvly-\tSECRETVALUE", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
+			for _, layer := range []string{SourceDotEnv, SourceEnv, SourceGUI} {
+				var l Layers
+				m := map[string]string{tt.key: tt.value}
+				switch layer {
+				case SourceDotEnv:
+					l.DotEnv = m
+				case SourceEnv:
+					l.Env = m
+				case SourceGUI:
+					l.GUI = m
+				}
+				c, err := Resolve(l, t.TempDir())
+				if err == nil {
+					t.Fatalf("%s: Resolve accepted %q", layer, tt.value)
+				}
+				checkValueError(t, err, tt.key, tt.value, layer, tt.wantValue)
+				// The invalid value is replaced by the default.
+				v, src := c.Value(tt.key)
+				if src != SourceDefault || v != specByName[tt.key].Default {
+					t.Errorf("%s: after the error Value = %q, %q; want the default", layer, v, src)
+				}
+			}
+			err := ValidateValue(tt.key, tt.value)
+			if err == nil {
+				t.Fatalf("ValidateValue accepted %q", tt.value)
+			}
+			checkValueError(t, err, tt.key, tt.value, "", tt.wantValue)
+		})
+	}
+}
+
+func checkValueError(t *testing.T, err error, key, value, source string, showsValue bool) {
+	t.Helper()
+	var ve *ValueError
+	if !errors.As(err, &ve) {
+		t.Fatalf("err = %v, want a *ValueError", err)
+	}
+	if ve.Key != key || ve.Source != source || ve.Value != strings.TrimSpace(value) {
+		t.Errorf("ValueError = %+v, want key %s source %q", ve, key, source)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, key) {
+		t.Errorf("error %q does not name %s", msg, key)
+	}
+	if showsValue && !strings.Contains(msg, fmt.Sprintf("%q", strings.TrimSpace(value))) {
+		t.Errorf("error %q does not show the bad value %q", msg, value)
+	}
+	if !showsValue && strings.Contains(msg, "SECRETVALUE") {
+		t.Errorf("error %q shows a secret value", msg)
+	}
+}
+
+func TestResolveReportsEveryInvalidValue(t *testing.T) {
+	_, err := Resolve(Layers{
+		DotEnv: map[string]string{"TOOL_MAX_ROUNDS": "x"},
+		GUI:    map[string]string{"LOCAL_KB_MIN_SCORE": "2", "MAX_OUTPUT_TOKENS": "12"},
+	}, t.TempDir())
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	for _, want := range []string{"TOOL_MAX_ROUNDS", "from .env", "LOCAL_KB_MIN_SCORE", "from the settings"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "MAX_OUTPUT_TOKENS") {
+		t.Errorf("error %q names a valid key", err)
+	}
+}
+
+func TestValidateValue(t *testing.T) {
+	for _, tt := range []struct{ key, value string }{
+		{"MAX_OUTPUT_TOKENS", "1"},
+		{"MAX_OUTPUT_TOKENS", ""}, // empty unsets
+		{"MEMORY_SUMMARIZE_THRESHOLD", "4"},
+		{"LOCAL_KB_MIN_SCORE", "0"},
+		{"LOCAL_KB_MIN_SCORE", " 0.5 "},
+		{"OPENAI_BASE_URL", "https://api.example.test/v1"},
+		{"DEBUG", "off"},
+		{"LOG_LEVEL", "Error"},
+		{"DEFAULT_MODEL", "openrouter/anthropic/claude-3.5-sonnet"},
+		{"DEFAULT_MODEL", "gpt-4o"},
+		{"OPENAI_API_KEY", "sk-proj-abc_DEF-123"},
+		{"KNOWLEDGE_BASE_DIR", "/home/me/My Notes"},
+	} {
+		if err := ValidateValue(tt.key, tt.value); err != nil {
+			t.Errorf("ValidateValue(%s, %q) = %v", tt.key, tt.value, err)
+		}
+	}
+	err := ValidateValue("NO_SUCH_KEY", "1")
+	if !errors.Is(err, ErrUnknownKey) || !strings.Contains(err.Error(), "NO_SUCH_KEY") {
+		t.Errorf("unknown key: err = %v", err)
+	}
+	if err := ValidateValue("PLAYCHAT_DATA_DIR", "/x"); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("PLAYCHAT_ key: err = %v, want ErrUnknownKey", err)
+	}
+}
+
+func TestKeysTable(t *testing.T) {
+	keys := Keys()
+	groups := []string{GroupModel, GroupProviders, GroupMemory, GroupKnowledge, GroupOther}
+	kinds := map[string]bool{KindString: true, KindInt: true, KindFloat: true, KindBool: true, KindURL: true, KindModel: true}
+	seen := map[string]bool{}
+	lastGroup := 0
+	for _, k := range keys {
+		if seen[k.Name] {
+			t.Errorf("%s listed twice", k.Name)
+		}
+		seen[k.Name] = true
+		g := -1
+		for i, name := range groups {
+			if k.Group == name {
+				g = i
+			}
+		}
+		if g < lastGroup {
+			t.Errorf("%s: group %q out of display order", k.Name, k.Group)
+		}
+		lastGroup = g
+		if !kinds[k.Kind] {
+			t.Errorf("%s: kind %q", k.Name, k.Kind)
+		}
+		if k.Doc == "" || strings.Contains(k.Doc, "\n") {
+			t.Errorf("%s: Doc must be one line", k.Name)
+		}
+		if err := ValidateValue(k.Name, k.Default); err != nil {
+			t.Errorf("%s: default invalid: %v", k.Name, err)
+		}
+		if k.Secret && k.Default != "" {
+			t.Errorf("%s: a secret has a default", k.Name)
+		}
+	}
+	if len(keys) != 23 {
+		t.Errorf("Keys has %d entries, want 23", len(keys))
+	}
+	keys[0].Name = "CHANGED"
+	keys[len(keys)-1].Choices[0] = "CHANGED"
+	if Keys()[0].Name == "CHANGED" || Keys()[len(keys)-1].Choices[0] == "CHANGED" {
+		t.Error("Keys returns shared state")
+	}
+}
+
+func TestMask(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                     "",
+		"short":                "••••",
+		"sk-123456789012":      "••••", // 15 characters
+		"sk-1234567890abcd":    "sk-…abcd",
+		"sk-proj-ABCDEFGHwxyz": "sk-…wxyz",
+		"鍵鍵鍵あいうえおかきくけこさしすせそ": "鍵鍵鍵…しすせそ",
+	} {
+		if got := Mask(in); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRedactRemovesEverySecret(t *testing.T) {
+	c, err := Resolve(Layers{
+		DotEnv: map[string]string{"OPENAI_API_KEY": "sk-openai-AAAA1111"},
+		Env:    map[string]string{"TAVILY_API_KEY": "tvly-BBBB2222", "PLAYCHAT_API_TOKEN": "ptok-CCCC3333"},
+		GUI: map[string]string{"DISCORD_BOT_TOKEN": "disc-DDDD4444", "DEFAULT_MODEL": "openai/gpt-4o",
+			"ANTHROPIC_API_KEY": "sk-openai-AAAA1111-longer"},
+	}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `POST {"model":"openai/gpt-4o","key":"sk-openai-AAAA1111"} Authorization: Bearer sk-openai-AAAA1111-longer ` +
+		`tavily=tvly-BBBB2222 discord=disc-DDDD4444 api=ptok-CCCC3333`
+	got := c.Redact(in)
+	want := `POST {"model":"openai/gpt-4o","key":"[REDACTED]"} Authorization: Bearer [REDACTED] ` +
+		`tavily=[REDACTED] discord=[REDACTED] api=[REDACTED]`
+	if got != want {
+		t.Errorf("Redact:\n got %s\nwant %s", got, want)
+	}
+	if got := (Config{}).Redact("nothing to hide"); got != "nothing to hide" {
+		t.Errorf("zero Config Redact = %q", got)
+	}
+}
+
+func TestConfigPrintsWithSecretsMasked(t *testing.T) {
+	const secret = "sk-SECRET-0123456789abcdef"
+	c, err := Resolve(Layers{Env: map[string]string{"OPENAI_API_KEY": secret}}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	slog.New(slog.NewTextHandler(&logged, nil)).Info("config", "cfg", c)
+	for _, s := range []string{fmt.Sprint(c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), logged.String()} {
+		if strings.Contains(s, "SECRET") {
+			t.Errorf("printed config leaks the key: %s", s)
+		}
+		if !strings.Contains(s, "OPENAI_API_KEY") || !strings.Contains(s, "sk-…cdef") {
+			t.Errorf("printed config lacks the masked key: %s", s)
+		}
+	}
+}
