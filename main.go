@@ -1,26 +1,58 @@
+// Command playchat is a desktop LLM chat app with a memory. Without
+// arguments it opens the window; `playchat ask|sessions …` runs the same
+// core from a terminal (see cli/).
 package main
 
 import (
+	"context"
 	"embed"
-	"log"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"playchat/app"
+	"playchat/backend/core"
+	"playchat/cli"
 )
 
 //go:embed all:frontend/dist
 var assets embed.FS
 
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
 func main() {
+	app.Version, cli.Version = version, version
+	if cli.IsCommand(os.Args[1:]) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Environ: os.Environ()})
+		stop()
+		os.Exit(code)
+	}
+
+	a := app.New(core.Options{Environ: os.Environ()})
 	err := wails.Run(&options.App{
-		Title: "playchat", Width: 1200, Height: 800,
-		AssetServer: &assetserver.Options{Assets: assets},
-		Bind:        []any{&app.ChatService{}, &app.SessionService{}, &app.MemoryService{}, &app.LogService{}, &app.SettingsService{}, &app.ModelService{}, &app.SystemService{}},
+		Title:            "playchat",
+		Width:            1200,
+		Height:           820,
+		MinWidth:         720,
+		MinHeight:        480,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 1},
+		OnStartup:        a.Startup,
+		OnDomReady:       a.DomReady,
+		OnShutdown:       a.Shutdown,
+		Bind:             a.Services(),
+		Linux:            &linux.Options{ProgramName: "playchat"},
 	})
 	if err != nil {
-		log.Fatal(err)
+		fmt.Fprintln(os.Stderr, "playchat:", err)
+		os.Exit(1)
 	}
 }

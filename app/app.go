@@ -1,0 +1,102 @@
+// Package app holds the thin services bound to the Wails window. They hold
+// no business logic: they translate between the frontend's camelCase structs
+// and backend/, and emit events through the Platform seam.
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+
+	"playchat/backend/core"
+)
+
+// Version is the app version shown in the UI; set by main.
+var Version = "dev"
+
+// App owns the backend core for the window's lifetime: opened in Startup
+// (never before wails.Run, which binding generation also runs), closed in
+// Shutdown.
+type App struct {
+	opts core.Options
+
+	mu       sync.RWMutex
+	core     *core.Core
+	platform Platform
+	startErr error
+}
+
+// New returns an App that will open the core with opts at start-up.
+func New(opts core.Options) *App { return &App{opts: opts} }
+
+// Startup opens the core. Wails calls it with the window's context.
+func (a *App) Startup(ctx context.Context) {
+	c, err := core.Open(ctx, a.opts)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.platform = newDesktopPlatform(ctx)
+	if err != nil {
+		a.startErr = err
+		slog.Error("start-up failed", "err", err)
+		return
+	}
+	a.core = c
+}
+
+// DomReady runs once the page is loaded.
+func (a *App) DomReady(ctx context.Context) { fixSignalHandlers() }
+
+// Shutdown stops running turns (their partial replies are stored), waits
+// for background summaries and closes the database.
+func (a *App) Shutdown(ctx context.Context) {
+	a.mu.Lock()
+	c := a.core
+	a.core = nil
+	a.mu.Unlock()
+	if c != nil {
+		c.Close()
+	}
+}
+
+// Services returns every bound service, for options.App.Bind.
+func (a *App) Services() []any {
+	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
+		&SettingsService{a}, &ModelService{a}, &SystemService{a}}
+}
+
+// errNotStarted is returned while the core is not open.
+var errNotStarted = errors.New("playchat is still starting")
+
+func (a *App) backend() (*core.Core, error) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.startErr != nil {
+		return nil, a.startErr
+	}
+	if a.core == nil {
+		return nil, errNotStarted
+	}
+	return a.core, nil
+}
+
+func (a *App) plat() Platform {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.platform
+}
+
+// osLocale returns "ja" when the OS locale is Japanese, else "en".
+func osLocale() string {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
+		if v := os.Getenv(k); v != "" {
+			if strings.HasPrefix(strings.ToLower(v), "ja") {
+				return "ja"
+			}
+			return "en"
+		}
+	}
+	return "en"
+}

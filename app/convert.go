@@ -1,0 +1,40 @@
+package app
+
+import (
+	"time"
+
+	"playchat/backend/store"
+)
+
+func ts(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func toSession(s store.Session) Session {
+	return Session{ID: s.ID, Title: s.Title, Model: s.Model, CreatedAt: ts(s.CreatedAt), UpdatedAt: ts(s.UpdatedAt)}
+}
+
+func toMessage(m store.Message) Message {
+	return Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
+		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil}
+}
+
+func toMemory(m store.Memory) Memory {
+	return Memory{ID: m.ID, SessionID: m.SessionID, Summary: m.Summary, MessageCount: m.MessageCount, CreatedAt: ts(m.CreatedAt)}
+}
+
+func toPreset(p store.ModelPreset) ModelPreset {
+	return ModelPreset{ID: p.ID, Label: p.Label, Value: p.Value}
+}
+
+func toLogEntry(l store.APILog) LogEntry {
+	preview := []rune(l.ResponseText)
+	if len(preview) > 120 {
+		preview = append(preview[:120], '…')
+	}
+	return LogEntry{ID: l.ID, SessionID: l.SessionID, Model: l.Model, Error: l.Error, LatencyMS: l.LatencyMS,
+		CreatedAt: ts(l.CreatedAt), Preview: string(preview)}
+}

@@ -1,0 +1,38 @@
+package app
+
+import (
+	"context"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Platform is the seam to the Wails runtime (events and native dialogs), so
+// services can be tested with a fake.
+type Platform interface {
+	// Emit sends an event to the frontend.
+	Emit(name string, data any)
+	// SaveFile asks where to save; "" means the user cancelled.
+	SaveFile(title, defaultName string) (string, error)
+	// OpenFile asks for a file to open; "" means the user cancelled.
+	OpenFile(title string) (string, error)
+}
+
+type desktopPlatform struct{ ctx context.Context }
+
+func newDesktopPlatform(ctx context.Context) Platform { return desktopPlatform{ctx} }
+
+func (p desktopPlatform) Emit(name string, data any) { runtime.EventsEmit(p.ctx, name, data) }
+
+func (p desktopPlatform) SaveFile(title, defaultName string) (string, error) {
+	return runtime.SaveFileDialog(p.ctx, runtime.SaveDialogOptions{
+		Title: title, DefaultFilename: defaultName,
+		Filters: []runtime.FileFilter{{DisplayName: "JSON (*.json)", Pattern: "*.json"}},
+	})
+}
+
+func (p desktopPlatform) OpenFile(title string) (string, error) {
+	return runtime.OpenFileDialog(p.ctx, runtime.OpenDialogOptions{
+		Title:   title,
+		Filters: []runtime.FileFilter{{DisplayName: "JSON (*.json)", Pattern: "*.json"}},
+	})
+}

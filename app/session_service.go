@@ -1,0 +1,145 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"playchat/backend/atomicfile"
+	"playchat/backend/session"
+)
+
+// SessionService manages chat sessions.
+type SessionService struct{ app *App }
+
+// List returns every session, most recently updated first.
+func (s *SessionService) List() ([]Session, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	ss, err := c.DB.ListSessions(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Session, len(ss))
+	for i, x := range ss {
+		out[i] = toSession(x)
+	}
+	return out, nil
+}
+
+// Create makes an empty session with the given model ("" = DEFAULT_MODEL).
+func (s *SessionService) Create(model string) (Session, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return Session{}, err
+	}
+	if strings.TrimSpace(model) == "" {
+		model = c.Config().DefaultModel
+	}
+	x, err := c.DB.CreateSession(context.Background(), "", strings.TrimSpace(model))
+	return toSession(x), err
+}
+
+// Rename sets a session's title (1–200 characters after trimming).
+func (s *SessionService) Rename(id, title string) (Session, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return Session{}, err
+	}
+	title = strings.TrimSpace(title)
+	if title == "" || len([]rune(title)) > 200 {
+		return Session{}, fmt.Errorf("a title needs 1 to 200 characters")
+	}
+	x, err := c.DB.RenameSession(context.Background(), id, title)
+	return toSession(x), err
+}
+
+// SetModel sets the model the session uses from its next turn.
+func (s *SessionService) SetModel(id, model string) (Session, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return Session{}, err
+	}
+	x, err := c.DB.SetSessionModel(context.Background(), id, strings.TrimSpace(model))
+	return toSession(x), err
+}
+
+// Delete deletes a session with its messages and memories.
+func (s *SessionService) Delete(id string) error {
+	c, err := s.app.backend()
+	if err != nil {
+		return err
+	}
+	return c.DB.DeleteSession(context.Background(), id)
+}
+
+// Messages returns the session's messages, archived ones included.
+func (s *SessionService) Messages(id string) ([]Message, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := c.DB.SessionMessages(context.Background(), id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(ms))
+	for i, m := range ms {
+		out[i] = toMessage(m)
+	}
+	return out, nil
+}
+
+var unsafeName = regexp.MustCompile(`[\\/:*?"<>|\x00-\x1f]+`)
+
+// ExportToFile asks where to save and writes the session as JSON. It returns
+// the path written, or "" when the user cancelled.
+func (s *SessionService) ExportToFile(id string) (string, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return "", err
+	}
+	ctx := context.Background()
+	data, err := session.ExportJSON(ctx, c.DB, id)
+	if err != nil {
+		return "", err
+	}
+	sess, _ := c.DB.GetSession(ctx, id)
+	name := strings.TrimSpace(unsafeName.ReplaceAllString(sess.Title, "_"))
+	if name == "" {
+		name = "session"
+	}
+	path, err := s.app.plat().SaveFile("Export session", "playchat-"+name+".json")
+	if err != nil || path == "" {
+		return "", err
+	}
+	return path, atomicfile.Write(path, data, 0o600)
+}
+
+// ImportFromFile asks for a session file and imports it as a new session.
+// A zero result (empty session id) means the user cancelled. A broken file
+// is reported and nothing is written.
+func (s *SessionService) ImportFromFile() (ImportResult, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	path, err := s.app.plat().OpenFile("Import session")
+	if err != nil || path == "" {
+		return ImportResult{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer f.Close()
+	res, err := session.ImportReader(context.Background(), c.DB, f)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return ImportResult{Session: toSession(res.Session), Messages: res.Messages, Memories: res.Memories}, nil
+}

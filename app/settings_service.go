@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"playchat/backend/config"
+	"playchat/backend/llm"
+)
+
+// SettingsService edits the configuration saved in the GUI.
+type SettingsService struct{ app *App }
+
+// Get returns every key with its effective value (secrets masked) and
+// source.
+func (s *SettingsService) Get() (SettingsView, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return SettingsView{}, err
+	}
+	cfg := c.Config()
+	view := SettingsView{DataDir: c.DataDir}
+	for _, k := range config.Keys() {
+		v, src := cfg.Value(k.Name)
+		f := SettingField{Key: k.Name, Secret: k.Secret, IsSet: v != "", Source: src, Group: k.Group, Value: v}
+		if k.Secret {
+			f.Value = config.Mask(v)
+		}
+		view.Fields = append(view.Fields, f)
+	}
+	return view, nil
+}
+
+// Save validates every change, then stores them in one transaction. An
+// empty value for a secret keeps the stored secret; keys in Clear lose their
+// GUI value. On any invalid value nothing is saved.
+func (s *SettingsService) Save(u SettingsUpdate) (SettingsView, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return SettingsView{}, err
+	}
+	secret := map[string]bool{}
+	for _, k := range config.Keys() {
+		secret[k.Name] = k.Secret
+	}
+	set := map[string]string{}
+	for k, v := range u.Values {
+		v = strings.TrimSpace(v)
+		if secret[k] && v == "" {
+			continue
+		}
+		set[k] = v
+	}
+	if err := c.SaveSettings(context.Background(), set, u.Clear); err != nil {
+		return SettingsView{}, err
+	}
+	return s.Get()
+}
+
+// ModelService fills the model picker.
+type ModelService struct{ app *App }
+
+// Options returns DEFAULT_MODEL, the presets and the models that configured
+// (or local) providers list. Providers that do not answer within 3 s are
+// skipped.
+func (s *ModelService) Options() (ModelOptions, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ModelOptions{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	cfg := c.Config()
+	presets, err := c.DB.ListPresets(ctx)
+	if err != nil {
+		return ModelOptions{}, err
+	}
+	out := ModelOptions{DefaultModel: cfg.DefaultModel, Presets: make([]ModelPreset, len(presets))}
+	for i, p := range presets {
+		out.Presets[i] = toPreset(p)
+	}
+	var providers []string
+	if cfg.OpenAIKey != "" || cfg.OpenAIBaseURL != "" {
+		providers = append(providers, llm.ProviderOpenAI)
+	}
+	if cfg.AnthropicKey != "" {
+		providers = append(providers, llm.ProviderAnthropic)
+	}
+	if cfg.OpenRouterKey != "" {
+		providers = append(providers, llm.ProviderOpenRouter)
+	}
+	// Local servers are asked whether or not they are configured: a first
+	// run with Ollama or LM Studio running offers their models at once.
+	providers = append(providers, llm.ProviderOllama, llm.ProviderLMStudio)
+
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, p := range providers {
+		wg.Add(1)
+		go func(p string) {
+			defer wg.Done()
+			ms, err := c.LLM.ListModels(ctx, p)
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			out.Discovered = append(out.Discovered, ms...)
+			mu.Unlock()
+		}(p)
+	}
+	wg.Wait()
+	sort.Strings(out.Discovered)
+	out.Configured = out.DefaultModel != "" || len(out.Presets) > 0
+	return out, nil
+}
+
+// AddPreset adds a picker entry; value is a "provider/model" string.
+func (s *ModelService) AddPreset(label, value string) (ModelPreset, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ModelPreset{}, err
+	}
+	if err := config.ValidateValue("DEFAULT_MODEL", value); err != nil {
+		return ModelPreset{}, err
+	}
+	p, err := c.DB.CreatePreset(context.Background(), label, value)
+	return toPreset(p), err
+}
+
+// UpdatePreset changes a picker entry.
+func (s *ModelService) UpdatePreset(id int64, label, value string) (ModelPreset, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ModelPreset{}, err
+	}
+	if err := config.ValidateValue("DEFAULT_MODEL", value); err != nil {
+		return ModelPreset{}, err
+	}
+	p, err := c.DB.UpdatePreset(context.Background(), id, label, value)
+	return toPreset(p), err
+}
+
+// DeletePreset removes a picker entry.
+func (s *ModelService) DeletePreset(id int64) error {
+	c, err := s.app.backend()
+	if err != nil {
+		return err
+	}
+	return c.DB.DeletePreset(context.Background(), id)
+}

@@ -1,0 +1,198 @@
+// Package core builds playchat's backend from configuration: the database,
+// the LLM client, the chat service and the memory summariser. Every entry
+// point (the window, the CLI, tests) opens one Core; none holds logic of its
+// own (DESIGN.md §1).
+package core
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"playchat/backend/chat"
+	"playchat/backend/config"
+	"playchat/backend/llm"
+	"playchat/backend/memory"
+	"playchat/backend/store"
+)
+
+// Options configure Open.
+type Options struct {
+	// Environ is the process environment (os.Environ()); PLAYCHAT_DATA_DIR
+	// in it chooses the data dir.
+	Environ []string
+	// DataDir overrides the data dir (tests); "" resolves it from Environ.
+	DataDir string
+	// Logger overrides the file logger (tests pass a discard logger).
+	Logger *slog.Logger
+	// HTTPClient is used for LLM calls; nil uses a default without a
+	// timeout (streams are bounded by their context).
+	HTTPClient *http.Client
+}
+
+// Core is the running backend.
+type Core struct {
+	DataDir    string
+	DB         *store.DB
+	LLM        *llm.Client
+	Chat       *chat.Service
+	Summarizer *memory.Summarizer
+	Log        *slog.Logger
+
+	closeLog func() error
+	environ  []string
+
+	mu     sync.RWMutex
+	cfg    config.Config
+	cfgErr error
+}
+
+// Open resolves the data dir, opens and migrates the database, loads the
+// configuration (defaults < .env < environment < GUI settings) and builds the
+// services. A configuration with invalid values still opens (they fall back to
+// defaults); ConfigError reports them.
+func Open(ctx context.Context, o Options) (*Core, error) {
+	dir := o.DataDir
+	if dir == "" {
+		var err error
+		if dir, err = config.DataDir(o.Environ); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	c := &Core{DataDir: dir, environ: o.Environ, closeLog: func() error { return nil }}
+	c.Log = o.Logger
+	if c.Log == nil {
+		lg, closeFn, err := OpenLogFile(dir, o.Environ)
+		if err != nil {
+			return nil, err
+		}
+		c.Log, c.closeLog = lg, closeFn
+	}
+	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
+	if err != nil {
+		c.closeLog()
+		return nil, err
+	}
+	c.DB = db
+	if err := c.Reload(ctx); err != nil {
+		db.Close()
+		c.closeLog()
+		return nil, err
+	}
+	if cerr := c.ConfigError(); cerr != nil {
+		c.Log.Warn("invalid configuration values fall back to defaults", "err", cerr)
+	}
+
+	opts := []llm.Option{llm.WithLogSink(apiLogSink{c}), llm.WithLogger(c.Log)}
+	if o.HTTPClient != nil {
+		opts = append(opts, llm.WithHTTPClient(o.HTTPClient))
+	}
+	c.LLM = llm.New(providers(c.Config()), opts...)
+	c.Summarizer = memory.New(db, c.LLM, func() memory.Settings {
+		cfg := c.Config()
+		return memory.Settings{Threshold: cfg.SummarizeThreshold, Model: cfg.SummaryModel}
+	}, c.Log)
+	c.Chat = chat.New(chat.Options{
+		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log,
+		Settings: func() chat.Settings {
+			cfg := c.Config()
+			return chat.Settings{DefaultModel: cfg.DefaultModel, ContextWindowTokens: cfg.ContextWindowTokens,
+				MaxOutputTokens: cfg.MaxOutputTokens}
+		},
+	})
+	return c, nil
+}
+
+// Config returns the effective configuration.
+func (c *Core) Config() config.Config {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.cfg
+}
+
+// ConfigError reports invalid configuration values (nil when all are valid).
+func (c *Core) ConfigError() error {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.cfgErr
+}
+
+// Reload re-reads .env, the environment and the GUI settings, and hands the
+// new provider settings to the LLM client.
+func (c *Core) Reload(ctx context.Context) error {
+	layers, err := config.LoadLayers(c.DataDir, c.environ)
+	if err != nil {
+		return err
+	}
+	if layers.GUI, err = c.DB.AppSettings(ctx); err != nil {
+		return fmt.Errorf("read saved settings: %w", err)
+	}
+	cfg, cerr := config.Resolve(layers, c.DataDir)
+	c.mu.Lock()
+	c.cfg, c.cfgErr = cfg, cerr
+	c.mu.Unlock()
+	if c.LLM != nil {
+		c.LLM.SetProviders(providers(cfg))
+	}
+	return nil
+}
+
+// SaveSettings validates every change first, then stores them in one
+// transaction and reloads. A key in clear loses its GUI value. On a
+// validation error nothing is saved.
+func (c *Core) SaveSettings(ctx context.Context, set map[string]string, clear []string) error {
+	for k, v := range set {
+		if err := config.ValidateValue(k, v); err != nil {
+			return err
+		}
+	}
+	for _, k := range clear {
+		if err := config.ValidateValue(k, ""); err != nil {
+			return err
+		}
+	}
+	if err := c.DB.SaveAppSettings(ctx, set, clear); err != nil {
+		return err
+	}
+	return c.Reload(ctx)
+}
+
+// Close waits for background summaries, then closes the database and log.
+func (c *Core) Close() error {
+	if c.Chat != nil {
+		c.Chat.Shutdown(context.Background())
+	}
+	if c.Summarizer != nil {
+		c.Summarizer.Wait()
+	}
+	err := c.DB.Close()
+	c.closeLog()
+	return err
+}
+
+func providers(cfg config.Config) llm.Providers {
+	return llm.Providers{
+		OpenAIKey: cfg.OpenAIKey, OpenAIBaseURL: cfg.OpenAIBaseURL,
+		AnthropicKey: cfg.AnthropicKey, AnthropicBaseURL: cfg.AnthropicBaseURL,
+		OllamaBase: cfg.OllamaAPIBase, LMStudioBase: cfg.LMStudioAPIBase,
+		OpenRouterKey: cfg.OpenRouterKey,
+	}
+}
+
+// apiLogSink stores llm call records in api_logs, with every configured
+// secret redacted.
+type apiLogSink struct{ c *Core }
+
+func (s apiLogSink) RecordAPILog(ctx context.Context, l llm.APILog) error {
+	cfg := s.c.Config()
+	return s.c.DB.InsertAPILog(context.WithoutCancel(ctx), &store.APILog{
+		SessionID: l.SessionID, Model: l.Model, RequestJSON: cfg.Redact(l.RequestJSON),
+		ResponseText: l.ResponseText, Error: cfg.Redact(l.Error), LatencyMS: l.LatencyMS, CreatedAt: l.CreatedAt.UTC(),
+	})
+}

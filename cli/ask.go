@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"playchat/backend/chat"
+	"playchat/backend/event"
+)
+
+// ask runs one turn. Plain mode streams the reply to stdout and prints the
+// session id on stderr; --json prints every event as one JSON object a line.
+func ask(ctx context.Context, args []string, env Env) error {
+	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	sessionID := fs.String("session", "", "continue this session (default: a new one)")
+	model := fs.String("model", "", `model as "provider/model" (default: the session's, else DEFAULT_MODEL)`)
+	asJSON := fs.Bool("json", false, "print the event stream as JSON lines")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	text := strings.Join(pos, " ")
+	if text == "" || text == "-" {
+		if text, err = readAllText(env.Stdin); err != nil {
+			return err
+		}
+	}
+
+	em := &printer{w: env.Stdout, errw: env.Stderr, json: *asJSON}
+	c, err := openCore(ctx, env)
+	if err != nil {
+		return em.fatal(err)
+	}
+	defer c.Close() // waits for the background summary
+
+	turn, err := c.Chat.Start(ctx, chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}, em)
+	if err != nil {
+		return em.fatal(err)
+	}
+	stop := context.AfterFunc(ctx, func() { c.Chat.Stop(turn.ID) })
+	defer stop()
+	res := turn.Wait()
+	if res.Err != nil {
+		return errReported // the error event was printed
+	}
+	return nil
+}
+
+// printer is the CLI's event.Emitter.
+type printer struct {
+	mu      sync.Mutex
+	w, errw io.Writer
+	json    bool
+	wrote   bool // plain mode: some chunk was printed
+}
+
+func (p *printer) Emit(e event.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.json {
+		b, err := json.Marshal(e)
+		if err != nil {
+			b, _ = json.Marshal(event.Event{Type: event.Error, Value: err.Error()})
+		}
+		p.w.Write(append(b, '\n'))
+		return
+	}
+	switch e.Type {
+	case event.SessionID:
+		fmt.Fprintf(p.errw, "session: %v\n", e.Value)
+	case event.Chunk:
+		s, _ := e.Value.(string)
+		io.WriteString(p.w, s)
+		p.wrote = p.wrote || s != ""
+	case event.Tool:
+		if a, ok := e.Value.(event.ToolActivity); ok && a.Status == "running" {
+			fmt.Fprintf(p.errw, "[%s] %s\n", firstNonEmpty(a.Label, a.Name), a.Detail)
+		}
+	case event.Done:
+		if p.wrote {
+			io.WriteString(p.w, "\n")
+		}
+	case event.Error:
+		if p.wrote {
+			io.WriteString(p.w, "\n")
+		}
+		fmt.Fprintf(p.errw, "playchat: %v\n", e.Value)
+	}
+}
+
+// fatal reports an error that ended the command before or outside a turn,
+// as an error event in JSON mode.
+func (p *printer) fatal(err error) error {
+	if p.json {
+		p.Emit(event.Event{Type: event.Error, Value: err.Error()})
+		return errReported
+	}
+	return err
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

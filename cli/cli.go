@@ -1,0 +1,134 @@
+// Package cli is playchat's terminal interface: `playchat ask`, `playchat
+// sessions …`. It runs the same backend core as the window and prints the
+// same turn events.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"playchat/backend/core"
+)
+
+// Env is what a command may touch: its arguments' streams and environment.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Environ        []string
+	// Logger overrides the data dir's log file (tests).
+	Logger *slog.Logger
+}
+
+// IsCommand reports whether args (without the program name) start with a CLI
+// command, so main runs the CLI instead of the window.
+func IsCommand(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "ask", "sessions", "help", "-h", "--help", "version", "--version":
+		return true
+	}
+	return false
+}
+
+// Version is set by main.
+var Version = "dev"
+
+// Run executes one command and returns the process exit status: 0 on
+// success, 1 when the command failed, 2 on a usage error.
+func Run(ctx context.Context, args []string, env Env) int {
+	if len(args) == 0 {
+		usage(env.Stderr)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "ask":
+		err = ask(ctx, args[1:], env)
+	case "sessions":
+		err = sessions(ctx, args[1:], env)
+	case "version", "--version":
+		fmt.Fprintln(env.Stdout, "playchat", Version)
+	case "help", "-h", "--help":
+		usage(env.Stdout)
+	default:
+		usage(env.Stderr)
+		return 2
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(env.Stderr, "playchat:", err)
+		return 2
+	case errors.Is(err, errReported):
+		return 1
+	default:
+		fmt.Fprintln(env.Stderr, "playchat:", err)
+		return 1
+	}
+}
+
+// errReported means the command already printed its error.
+var errReported = errors.New("reported")
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `playchat — a desktop LLM chat app with a memory.
+
+Usage:
+  playchat                                   open the window
+  playchat ask [--session ID] [--model M] [--json] TEXT
+                                             run one chat turn; TEXT "-" or none reads stdin
+  playchat sessions list [--json]            list sessions, most recent first
+  playchat sessions export ID [-o FILE]      write a session as JSON (stdout without -o)
+  playchat sessions import FILE              import a session file ("-" reads stdin) as a new session
+  playchat version
+
+Configuration comes from defaults, <data dir>/.env, the environment and the
+settings saved in the window (highest). PLAYCHAT_DATA_DIR sets the data dir.
+`)
+}
+
+// parseInterspersed parses flags that may come before, between or after the
+// positional arguments, and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func openCore(ctx context.Context, env Env) (*core.Core, error) {
+	return core.Open(ctx, core.Options{Environ: env.Environ, Logger: env.Logger})
+}
+
+func readAllText(r io.Reader) (string, error) {
+	if r == nil {
+		r = os.Stdin
+	}
+	b, err := io.ReadAll(io.LimitReader(r, 1<<20+1))
+	return strings.TrimRight(string(b), "\n"), err
+}

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"playchat/backend/atomicfile"
+	"playchat/backend/session"
+)
+
+func sessions(ctx context.Context, args []string, env Env) error {
+	if len(args) == 0 {
+		return usageError{"sessions needs a subcommand: list, export or import"}
+	}
+	switch args[0] {
+	case "list":
+		return sessionsList(ctx, args[1:], env)
+	case "export":
+		return sessionsExport(ctx, args[1:], env)
+	case "import":
+		return sessionsImport(ctx, args[1:], env)
+	}
+	return usageError{fmt.Sprintf("unknown sessions subcommand %q", args[0])}
+}
+
+type sessionRow struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Model     string    `json:"model"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+func sessionsList(ctx context.Context, args []string, env Env) error {
+	fs := flag.NewFlagSet("sessions list", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return err
+	}
+	c, err := openCore(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ss, err := c.DB.ListSessions(ctx)
+	if err != nil {
+		return err
+	}
+	rows := make([]sessionRow, len(ss))
+	for i, s := range ss {
+		rows[i] = sessionRow{s.ID, s.Title, s.Model, s.CreatedAt.UTC(), s.UpdatedAt.UTC()}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTITLE")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.UpdatedAt.Local().Format("2006-01-02 15:04"), r.Model, r.Title)
+	}
+	return tw.Flush()
+}
+
+func sessionsExport(ctx context.Context, args []string, env Env) error {
+	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	out := fs.String("o", "", "write to FILE instead of stdout")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"sessions export needs exactly one session ID"}
+	}
+	c, err := openCore(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	data, err := session.ExportJSON(ctx, c.DB, pos[0])
+	if err != nil {
+		return err
+	}
+	if *out == "" || *out == "-" {
+		_, err = env.Stdout.Write(data)
+		return err
+	}
+	return atomicfile.Write(*out, data, 0o600)
+}
+
+func sessionsImport(ctx context.Context, args []string, env Env) error {
+	fs := flag.NewFlagSet("sessions import", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"sessions import needs exactly one FILE"}
+	}
+	var r io.Reader
+	if pos[0] == "-" {
+		r = env.Stdin
+	} else {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	// Validate before opening the database, so a broken file touches nothing.
+	doc, err := session.Parse(r)
+	if err != nil {
+		return err
+	}
+	c, err := openCore(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	res, err := session.Import(ctx, c.DB, doc)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "imported %d messages and %d memories\n", res.Messages, res.Memories)
+	fmt.Fprintln(env.Stdout, res.Session.ID)
+	return nil
+}
