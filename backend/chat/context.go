@@ -1,0 +1,254 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"playchat/backend/llm"
+	"playchat/backend/store"
+	"playchat/backend/tokens"
+)
+
+// Layer contributes system text to the context of one request (DESIGN.md §5
+// layers 1–4). Layers are asked in order; each returns zero or more blocks.
+type Layer interface {
+	// Name is the layer's short id, e.g. "memory", used in logs and budgets.
+	Name() string
+	// Build returns the layer's blocks for the query, most important first.
+	Build(ctx context.Context, q Query) ([]Block, error)
+}
+
+// Query is what a layer knows about the request it builds for.
+type Query struct {
+	SessionID string
+	// LatestUser is the text of the user's newest message.
+	LatestUser string
+	Model      string
+}
+
+// Block is one piece of system text from a layer. A block is sent whole, cut
+// to fit (Truncatable) or dropped, as the budget allows.
+type Block struct {
+	Layer       string
+	Text        string
+	Truncatable bool
+}
+
+// Budget is how the context window of one request is shared out, in tokens.
+type Budget struct {
+	// Window is the model's context window.
+	Window int
+	// Output is reserved for the reply (MAX_OUTPUT_TOKENS).
+	Output int
+	// Input is what the request may use: Window − Output − a 5 % margin for
+	// the counting error of estimated tokenizers.
+	Input int
+	// LayerShare caps each system layer at this fraction of Input.
+	LayerShare float64
+}
+
+// NewBudget derives the budget from a context window and the reply
+// reservation (both in tokens).
+func NewBudget(window, output int) Budget {
+	if output <= 0 || output > window/2 {
+		output = min(max(output, 256), window/4)
+	}
+	input := window - output - window/20
+	return Budget{Window: window, Output: output, Input: max(input, 256), LayerShare: 0.25}
+}
+
+// Built is the context of one request and how it was cut.
+type Built struct {
+	Messages []llm.Message
+	// Tokens is the counted (or estimated) size of Messages.
+	Tokens int
+	// Dropped counts history messages left out for lack of room (the oldest).
+	Dropped int
+	// Trimmed names the layers whose blocks were cut or dropped.
+	Trimmed []string
+	// OverShare lists layers whose full text exceeded their share (the
+	// memory layer uses it to trigger re-summarisation).
+	OverShare []string
+}
+
+// minRecentMessages is how many of the newest history messages are kept
+// before any system layer gets room, so a long memory or document can never
+// push the conversation itself out.
+const minRecentMessages = 4
+
+// buildContext assembles the request (DESIGN.md §5) within budget b.
+//
+// Priority when the budget is short, highest first:
+//  1. the base system prompt and the user's newest message (never cut; if
+//     they alone do not fit, the turn fails with a clear error);
+//  2. the newest minRecentMessages of the history;
+//  3. the system layers in their order (1 knowledge, 2 notes index,
+//     2.5 pinned notes, 3 local KB, 4 long-term memory), each capped at
+//     LayerShare of the input budget — a truncatable block is cut at a line
+//     boundary with a visible marker, other blocks are dropped whole;
+//  4. the rest of the history, newest first, until the budget is spent.
+//
+// history is the session's active messages, oldest first, ending with the
+// newest user message.
+func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base string, layers []Layer, q Query, history []store.Message) (Built, error) {
+	count := func(s string) int { return counter.Count(s) + tokens.MessageOverhead }
+	var out Built
+
+	hist := historyMessages(history)
+	if len(hist) == 0 {
+		return out, fmt.Errorf("no user message to answer")
+	}
+	latest := hist[len(hist)-1]
+	used := count(base) + count(latest.Content)
+	if used > b.Input {
+		return out, fmt.Errorf("the message is too long for this model: about %d tokens, the context window allows %d", used, b.Input)
+	}
+
+	// 2. the newest messages before the latest one.
+	rest := hist[:len(hist)-1]
+	keep := 0 // how many of rest, counted from the end, are kept
+	for keep < len(rest) && keep < minRecentMessages {
+		c := count(rest[len(rest)-1-keep].Content)
+		if used+c > b.Input {
+			break
+		}
+		used += c
+		keep++
+	}
+
+	// 3. system layers.
+	share := int(float64(b.Input) * b.LayerShare)
+	var system []llm.Message
+	for _, l := range layers {
+		blocks, err := l.Build(ctx, q)
+		if err != nil {
+			return out, fmt.Errorf("context layer %s: %w", l.Name(), err)
+		}
+		layerUsed := 0
+		full := 0
+		for _, bl := range blocks {
+			full += count(bl.Text)
+		}
+		if full > share {
+			out.OverShare = append(out.OverShare, l.Name())
+		}
+		for _, bl := range blocks {
+			c := count(bl.Text)
+			room := min(share-layerUsed, b.Input-used)
+			text := bl.Text
+			if c > room {
+				out.Trimmed = appendOnce(out.Trimmed, l.Name())
+				if !bl.Truncatable {
+					continue
+				}
+				text = truncateToTokens(counter, bl.Text, room-tokens.MessageOverhead-16)
+				if text == "" {
+					continue
+				}
+				c = count(text)
+			}
+			system = append(system, llm.Message{Role: store.RoleSystem, Content: text})
+			layerUsed += c
+			used += c
+		}
+	}
+
+	// 4. older history, newest first, contiguous.
+	for keep < len(rest) {
+		c := count(rest[len(rest)-1-keep].Content)
+		if used+c > b.Input {
+			break
+		}
+		used += c
+		keep++
+	}
+	out.Dropped = len(rest) - keep
+
+	msgs := make([]llm.Message, 0, 1+len(system)+keep+1)
+	msgs = append(msgs, llm.Message{Role: store.RoleSystem, Content: base})
+	msgs = append(msgs, system...)
+	msgs = append(msgs, rest[len(rest)-keep:]...)
+	msgs = append(msgs, latest)
+	out.Messages = msgs
+	out.Tokens = used
+	return out, nil
+}
+
+// historyMessages turns stored messages into request messages: failed
+// replies with no text are left out; partial replies go as they were shown.
+func historyMessages(ms []store.Message) []llm.Message {
+	out := make([]llm.Message, 0, len(ms))
+	for _, m := range ms {
+		if m.Role != store.RoleUser && m.Role != store.RoleAssistant {
+			continue
+		}
+		if m.Role == store.RoleAssistant && strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		out = append(out, llm.Message{Role: m.Role, Content: m.Content})
+	}
+	return out
+}
+
+// TruncationMarker ends a block cut to fit the budget.
+const TruncationMarker = "\n…(truncated to fit the context window)"
+
+// truncateToTokens cuts s at a line boundary so it counts at most n tokens,
+// marker included. It returns "" when nothing useful fits.
+func truncateToTokens(c tokens.Counter, s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if c.Count(s) <= n {
+		return s
+	}
+	limit := n - c.Count(TruncationMarker)
+	lines := strings.SplitAfter(s, "\n")
+	// Binary search the number of whole lines that fit.
+	lo, hi := 0, len(lines)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if c.Count(strings.Join(lines[:mid], "")) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		// One long line: cut by runes.
+		r := []rune(s)
+		lo, hi := 0, len(r)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if c.Count(string(r[:mid])) <= limit {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		if lo == 0 {
+			return ""
+		}
+		return string(r[:lo]) + TruncationMarker
+	}
+	return strings.TrimRight(strings.Join(lines[:lo], ""), "\n") + TruncationMarker
+}
+
+func appendOnce(ss []string, s string) []string {
+	for _, x := range ss {
+		if x == s {
+			return ss
+		}
+	}
+	return append(ss, s)
+}
+
+// BasePrompt is the first system message of every request: who the assistant
+// is and the local time, so relative dates ("tomorrow") can be resolved.
+func BasePrompt(t time.Time) string {
+	return "You are playchat, a helpful assistant with a memory of this conversation. " +
+		"Answer in the language the user writes in. Current local time: " +
+		t.Format("2006-01-02 15:04 (Mon) MST") + "."
+}

@@ -1,0 +1,274 @@
+// Package chat runs chat turns (DESIGN.md §4): it stores the user's message
+// before any network call, builds the context within a token budget (§5),
+// streams the reply as events, stores the reply as complete, partial or
+// error, and hands the session to the memory summariser after done.
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"playchat/backend/event"
+	"playchat/backend/llm"
+	"playchat/backend/memory"
+	"playchat/backend/store"
+	"playchat/backend/tokens"
+)
+
+// Streamer is the LLM call a turn needs (backend/llm.Client implements it).
+type Streamer interface {
+	Stream(ctx context.Context, req llm.Request, onDelta func(string)) (llm.StreamResult, error)
+}
+
+// Settings are read at the start of every turn, so GUI changes apply at once.
+type Settings struct {
+	// DefaultModel is DEFAULT_MODEL, used when neither the request nor the
+	// session names a model.
+	DefaultModel string
+	// ContextWindowTokens overrides the model table when > 0.
+	ContextWindowTokens int
+	// MaxOutputTokens is reserved for the reply.
+	MaxOutputTokens int
+}
+
+// ErrNoModel means no model was chosen and DEFAULT_MODEL is empty.
+var ErrNoModel = errors.New("no model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings")
+
+// ErrEmptyMessage means the user's text was empty or blank.
+var ErrEmptyMessage = errors.New("the message is empty")
+
+// MaxMessageBytes caps one user message (1 MiB).
+const MaxMessageBytes = 1 << 20
+
+// Service runs turns. It is safe for concurrent use; turns of different
+// sessions run in parallel.
+type Service struct {
+	db         *store.DB
+	llm        Streamer
+	summarizer *memory.Summarizer
+	settings   func() Settings
+	layers     []Layer
+	log        *slog.Logger
+	clock      func() time.Time
+
+	mu    sync.Mutex
+	turns map[string]*Turn
+}
+
+// Options configure a Service.
+type Options struct {
+	DB         *store.DB
+	LLM        Streamer
+	Summarizer *memory.Summarizer // nil: no summaries
+	Settings   func() Settings
+	// Layers are context layers 1–3 (knowledge, notes, local KB), in order;
+	// layer 4 (memory) is added after them by the service.
+	Layers []Layer
+	Logger *slog.Logger
+	// Clock is for tests; default time.Now.
+	Clock func() time.Time
+}
+
+// New returns a Service.
+func New(o Options) *Service {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	layers := append(append([]Layer{}, o.Layers...), memoryLayer{db: o.DB})
+	return &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
+		layers: layers, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}}
+}
+
+// TurnRequest starts a turn.
+type TurnRequest struct {
+	// TurnID names the turn's events; "" generates one.
+	TurnID string
+	// SessionID is the session to continue; "" creates a new session.
+	SessionID string
+	// Text is what the user typed.
+	Text string
+	// Model overrides the session's model ("provider/model"); when it
+	// differs from the session's model the session keeps the new one.
+	Model string
+}
+
+// Turn is one running (or finished) turn.
+type Turn struct {
+	ID          string
+	SessionID   string
+	Model       string
+	UserMessage store.Message
+	// NewSession is true when the turn created its session.
+	NewSession bool
+
+	cancel context.CancelFunc
+	done   chan struct{}
+	result Result
+}
+
+// Result is how a turn ended.
+type Result struct {
+	// Reply is the stored assistant message (zero ID if none was stored).
+	Reply store.Message
+	// Err is the error the turn ended with; nil on success or Stop.
+	Err error
+	// Stopped is true when Stop ended the turn.
+	Stopped bool
+}
+
+// Wait blocks until the turn has ended and returns its result.
+func (t *Turn) Wait() Result { <-t.done; return t.result }
+
+// Start validates the request, stores the user's message (creating the
+// session if needed) and starts streaming the reply in the background. Events
+// go to em: session_id first (always, so every client learns the id), then
+// chunk… and done or error. Errors returned here mean nothing was stored.
+func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) (*Turn, error) {
+	text := strings.TrimSpace(req.Text)
+	if text == "" {
+		return nil, ErrEmptyMessage
+	}
+	if len(req.Text) > MaxMessageBytes {
+		return nil, fmt.Errorf("the message is too long (%d bytes, at most %d)", len(req.Text), MaxMessageBytes)
+	}
+	if !utf8.ValidString(req.Text) {
+		return nil, errors.New("the message is not valid UTF-8")
+	}
+	if req.TurnID == "" {
+		req.TurnID = uuid.NewString()
+	}
+	set := s.settings()
+
+	var sess store.Session
+	newSession := false
+	if req.SessionID != "" {
+		var err error
+		if sess, err = s.db.GetSession(ctx, req.SessionID); err != nil {
+			return nil, err
+		}
+	}
+	model := firstNonEmpty(req.Model, sess.Model, set.DefaultModel)
+	if model == "" {
+		return nil, ErrNoModel
+	}
+	if req.SessionID == "" {
+		var err error
+		if sess, err = s.db.CreateSession(ctx, "", model); err != nil {
+			return nil, err
+		}
+		newSession = true
+	} else if model != sess.Model {
+		if _, err := s.db.SetSessionModel(ctx, sess.ID, model); err != nil {
+			return nil, err
+		}
+	}
+	// The user's message is stored before any network call (DESIGN §4.1);
+	// the text is kept exactly as typed.
+	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model}
+	if err := s.db.InsertMessage(ctx, &user); err != nil {
+		return nil, err
+	}
+	if sess.Title == "" {
+		if _, err := s.db.SetSessionTitleIfEmpty(ctx, sess.ID, AutoTitle(text)); err != nil {
+			s.log.Warn("auto title", "err", err)
+		}
+	}
+
+	tctx, cancel := context.WithCancel(context.Background())
+	t := &Turn{ID: req.TurnID, SessionID: sess.ID, Model: model, UserMessage: user,
+		NewSession: newSession, cancel: cancel, done: make(chan struct{})}
+	s.mu.Lock()
+	if _, dup := s.turns[t.ID]; dup {
+		s.mu.Unlock()
+		cancel()
+		return nil, fmt.Errorf("turn %s is already running", t.ID)
+	}
+	s.turns[t.ID] = t
+	s.mu.Unlock()
+
+	em.Emit(event.Event{Type: event.SessionID, Value: sess.ID})
+	go s.run(tctx, t, set, em)
+	return t, nil
+}
+
+// Stop cancels a running turn; its partial reply is stored with status
+// partial. Stopping a finished or unknown turn is not an error.
+func (s *Service) Stop(turnID string) {
+	s.mu.Lock()
+	t := s.turns[turnID]
+	s.mu.Unlock()
+	if t != nil {
+		t.cancel()
+	}
+}
+
+// Running reports the number of turns in flight.
+func (s *Service) Running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.turns)
+}
+
+// Shutdown stops every running turn and waits for them to store their
+// replies, at most until ctx ends.
+func (s *Service) Shutdown(ctx context.Context) {
+	s.mu.Lock()
+	ts := make([]*Turn, 0, len(s.turns))
+	for _, t := range s.turns {
+		ts = append(ts, t)
+		t.cancel()
+	}
+	s.mu.Unlock()
+	for _, t := range ts {
+		select {
+		case <-t.done:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// AutoTitle derives a session title from the first user message: its first
+// non-empty line, at most 40 characters. It makes no LLM call, so a plain
+// turn stays one request.
+func AutoTitle(text string) string {
+	line := ""
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			line = l
+			break
+		}
+	}
+	line = strings.Join(strings.Fields(line), " ")
+	r := []rune(line)
+	if len(r) > 40 {
+		return strings.TrimSpace(string(r[:40])) + "…"
+	}
+	return line
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
+}
+
+// counterFor and windowFor are indirections for tests.
+var (
+	counterFor = tokens.ForModel
+	windowFor  = tokens.ContextWindow
+)

@@ -1,0 +1,116 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"playchat/backend/event"
+	"playchat/backend/llm"
+	"playchat/backend/store"
+)
+
+// run streams the reply of t and stores it. It always ends the turn with one
+// done or error event and closes t.done.
+func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitter) {
+	defer func() {
+		s.mu.Lock()
+		delete(s.turns, t.ID)
+		s.mu.Unlock()
+		t.cancel()
+		close(t.done)
+	}()
+	started := s.clock()
+
+	history, err := s.db.ActiveMessages(ctx, t.SessionID)
+	if err != nil {
+		s.fail(t, em, err, "")
+		return
+	}
+	counter := counterFor(t.Model)
+	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
+	q := Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model}
+	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.layers, q, history)
+	if err != nil {
+		s.fail(t, em, err, "")
+		return
+	}
+	if built.Dropped > 0 || len(built.Trimmed) > 0 {
+		s.log.Info("context trimmed to the budget", "session", t.SessionID, "dropped_messages", built.Dropped,
+			"trimmed_layers", built.Trimmed, "tokens", built.Tokens, "budget", budget.Input)
+	}
+
+	res, err := s.llm.Stream(ctx, llm.Request{
+		Model: t.Model, Messages: built.Messages, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
+	}, func(delta string) {
+		if delta != "" {
+			em.Emit(event.Event{Type: event.Chunk, Value: delta})
+		}
+	})
+
+	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: res.Text, Model: t.Model,
+		PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens, Status: store.StatusComplete}
+	if reply.PromptTokens == 0 {
+		reply.PromptTokens = built.Tokens
+	}
+	if reply.CompletionTokens == 0 && res.Text != "" {
+		reply.CompletionTokens = counter.Count(res.Text)
+	}
+	stopped := errors.Is(ctx.Err(), context.Canceled)
+	switch {
+	case err == nil:
+	case stopped:
+		reply.Status = store.StatusPartial
+		reply.Error = "stopped"
+	default:
+		reply.Status = store.StatusError
+		if strings.TrimSpace(res.Text) != "" {
+			reply.Status = store.StatusPartial
+		}
+		reply.Error = err.Error()
+	}
+
+	// Store the reply even when the turn's context was cancelled.
+	saveCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if serr := s.db.InsertMessage(saveCtx, &reply); serr != nil {
+		s.log.Error("store reply", "session", t.SessionID, "err", serr)
+		s.fail(t, em, serr, "")
+		return
+	}
+	t.result = Result{Reply: reply, Stopped: stopped}
+	s.log.Info("turn ended", "session", t.SessionID, "model", t.Model, "status", reply.Status,
+		"ms", s.clock().Sub(started).Milliseconds())
+
+	if err != nil && !stopped {
+		t.result.Err = err
+		em.Emit(event.Event{Type: event.Error, Value: err.Error()})
+	} else {
+		em.Emit(event.Event{Type: event.Done})
+	}
+	if s.summarizer != nil {
+		compact := 0
+		for _, l := range built.OverShare {
+			if l == "memory" {
+				compact = int(float64(budget.Input) * budget.LayerShare)
+			}
+		}
+		s.summarizer.Request(t.SessionID, t.Model, compact)
+	}
+}
+
+// fail ends a turn that could not reach the model: the error is stored as
+// the assistant message (status error) so the history shows what happened,
+// and an error event is sent.
+func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: partial,
+		Status: store.StatusError, Error: err.Error(), Model: t.Model}
+	if serr := s.db.InsertMessage(ctx, &reply); serr != nil {
+		s.log.Error("store failed reply", "err", serr)
+	}
+	t.result = Result{Reply: reply, Err: err}
+	em.Emit(event.Event{Type: event.Error, Value: err.Error()})
+}
