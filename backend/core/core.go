@@ -32,6 +32,9 @@ type Options struct {
 	// HTTPClient is used for LLM calls; nil uses a default without a
 	// timeout (streams are bounded by their context).
 	HTTPClient *http.Client
+	// LLMOptions are appended to the LLM client's options (tests pass a
+	// fake sleep so retries take no time).
+	LLMOptions []llm.Option
 }
 
 // Core is the running backend.
@@ -93,7 +96,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	if o.HTTPClient != nil {
 		opts = append(opts, llm.WithHTTPClient(o.HTTPClient))
 	}
-	c.LLM = llm.New(providers(c.Config()), opts...)
+	c.LLM = llm.New(providers(c.Config()), append(opts, o.LLMOptions...)...)
 	c.Summarizer = memory.New(db, c.LLM, func() memory.Settings {
 		cfg := c.Config()
 		return memory.Settings{Threshold: cfg.SummarizeThreshold, Model: cfg.SummaryModel}

@@ -1,0 +1,56 @@
+# playchat — make targets. `make run` and `make test` work on a fresh Debian
+# 12 machine: both install what is missing first (scripts/deps.sh).
+SHELL := /bin/bash
+export PATH := $(PATH):$(shell go env GOPATH)/bin
+GOFLAGS_TEST ?= -p 2
+TAGS := desktop,production,webkit2_41
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+BIN := build/bin/playchat
+
+.PHONY: run test build deps frontend bindings check-bindings test-go test-frontend e2e bench fakellm
+
+## run: build and open the window (under a display)
+run: build
+	./$(BIN)
+
+## test: every test — Go, frontend, bindings check, end-to-end under Xvfb
+test: deps
+	$(MAKE) test-go test-frontend check-bindings e2e
+	@echo "all tests passed"
+
+deps:
+	scripts/deps.sh
+
+frontend:
+	cd frontend && npm run build
+
+## build: the desktop binary in build/bin/playchat
+build: deps frontend
+	go build -tags $(TAGS) -ldflags "-w -s -X main.version=$(VERSION)" -o $(BIN) .
+
+bindings:
+	wails generate module
+
+check-bindings:
+	wails generate module
+	git diff --exit-code -- frontend/wailsjs || (echo "generated bindings are stale: run make bindings and commit" && exit 1)
+	test -z "$$(git status --porcelain -- frontend/wailsjs)" || (echo "untracked generated bindings" && exit 1)
+
+test-go:
+	test -z "$$(gofmt -l app backend cli main.go)" || (gofmt -l app backend cli main.go && exit 1)
+	go vet ./...
+	go test $(GOFLAGS_TEST) ./...
+
+test-frontend:
+	cd frontend && npm run typecheck && npm test
+
+fakellm:
+	go build -o build/bin/fakellm ./backend/llm/llmtest/cmd/fakellm
+
+## e2e: the built app under Xvfb, driven through its window, against the fake server
+e2e: build fakellm
+	scripts/e2e.sh
+
+## bench: benchmarks, printed as a table
+bench: build fakellm
+	scripts/bench.sh

@@ -1,0 +1,107 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"playchat/backend/store"
+	"playchat/backend/tokens"
+)
+
+type fixedLayer struct {
+	name   string
+	blocks []Block
+}
+
+func (l fixedLayer) Name() string                                  { return l.name }
+func (l fixedLayer) Build(context.Context, Query) ([]Block, error) { return l.blocks, nil }
+
+func history(n int, size int) []store.Message {
+	var ms []store.Message
+	for i := 0; i < n; i++ {
+		role := store.RoleUser
+		if i%2 == 1 {
+			role = store.RoleAssistant
+		}
+		ms = append(ms, store.Message{Role: role, Content: fmt.Sprintf("m%d %s", i, strings.Repeat("x", size))})
+	}
+	return ms
+}
+
+func TestContextFitsTheBudgetDroppingTheOldestHistoryFirst(t *testing.T) {
+	c := tokens.Estimate
+	b := Budget{Input: 400, LayerShare: 0.25}
+	hist := history(21, 80) // ~25 tokens each
+	got, err := buildContext(context.Background(), c, b, "base", nil, Query{}, hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Tokens > b.Input {
+		t.Fatalf("used %d tokens of %d", got.Tokens, b.Input)
+	}
+	if got.Dropped == 0 {
+		t.Fatal("nothing dropped although the history cannot fit")
+	}
+	msgs := got.Messages
+	if msgs[0].Content != "base" || msgs[len(msgs)-1].Content != hist[20].Content {
+		t.Fatal("base prompt or newest message missing")
+	}
+	// What is kept is the newest, contiguous part.
+	if msgs[len(msgs)-2].Content != hist[19].Content || msgs[1].Content != hist[21-1-(len(msgs)-2)].Content {
+		t.Fatalf("kept history is not the newest contiguous run: %v", msgs[1].Content[:3])
+	}
+}
+
+func TestALargeLayerIsCutToItsShareAndNeverPushesOutRecentMessages(t *testing.T) {
+	c := tokens.Estimate
+	b := Budget{Input: 1000, LayerShare: 0.25}
+	big := strings.Repeat("memory line with some words\n", 200) // ~1400 tokens
+	layers := []Layer{fixedLayer{"memory", []Block{{Layer: "memory", Text: big, Truncatable: true}}},
+		fixedLayer{"kb", []Block{{Layer: "kb", Text: strings.Repeat("y", 4000)}}}} // not truncatable, too big
+	got, err := buildContext(context.Background(), c, b, "base", layers, Query{}, history(5, 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Messages) != 1+1+5 {
+		t.Fatalf("messages = %d, want base + cut memory + 5 history (kb dropped)", len(got.Messages))
+	}
+	mem := got.Messages[1].Content
+	if !strings.HasSuffix(mem, TruncationMarker) || c.Count(mem) > 250 {
+		t.Fatalf("memory block not cut to its share: %d tokens", c.Count(mem))
+	}
+	if strings.Join(got.OverShare, ",") != "memory,kb" || strings.Join(got.Trimmed, ",") != "memory,kb" {
+		t.Fatalf("overShare=%v trimmed=%v", got.OverShare, got.Trimmed)
+	}
+}
+
+func TestAMessageTooLongForTheModelIsAClearError(t *testing.T) {
+	_, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 100, LayerShare: .25}, "base", nil, Query{},
+		[]store.Message{{Role: store.RoleUser, Content: strings.Repeat("長", 500)}})
+	if err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestNewBudgetReservesTheReplyAndAMargin(t *testing.T) {
+	b := NewBudget(8192, 1024)
+	if b.Output != 1024 || b.Input != 8192-1024-409 {
+		t.Fatalf("budget = %+v", b)
+	}
+	if b := NewBudget(4096, 100000); b.Output != 1024 {
+		t.Fatalf("oversized output not capped: %+v", b)
+	}
+}
+
+func TestAutoTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"\n  東京の天気を教えて\n二行目": "東京の天気を教えて",
+		"a   b\tc":              "a b c",
+		strings.Repeat("あ", 50): strings.Repeat("あ", 40) + "…",
+	} {
+		if got := AutoTitle(in); got != want {
+			t.Errorf("AutoTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
