@@ -24,6 +24,9 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
+//go:embed build/appicon.png
+var icon []byte
+
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
@@ -49,7 +52,7 @@ func main() {
 		OnDomReady:       a.DomReady,
 		OnShutdown:       a.Shutdown,
 		Bind:             a.Services(),
-		Linux:            &linux.Options{ProgramName: "playchat"},
+		Linux:            &linux.Options{ProgramName: "playchat", Icon: icon},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "playchat:", err)

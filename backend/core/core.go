@@ -48,6 +48,7 @@ type Core struct {
 
 	closeLog func() error
 	environ  []string
+	logLevel slog.LevelVar
 
 	mu     sync.RWMutex
 	cfg    config.Config
@@ -71,7 +72,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	c := &Core{DataDir: dir, environ: o.Environ, closeLog: func() error { return nil }}
 	c.Log = o.Logger
 	if c.Log == nil {
-		lg, closeFn, err := OpenLogFile(dir, o.Environ)
+		lg, closeFn, err := OpenLogFile(dir, &c.logLevel)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +141,10 @@ func (c *Core) Reload(ctx context.Context) error {
 	c.mu.Lock()
 	c.cfg, c.cfgErr = cfg, cerr
 	c.mu.Unlock()
+	c.logLevel.Set(cfg.LogLevel)
+	if cfg.Debug {
+		c.logLevel.Set(slog.LevelDebug)
+	}
 	if c.LLM != nil {
 		c.LLM.SetProviders(providers(cfg))
 	}

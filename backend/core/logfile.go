@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // maxLogBytes is the size at which the log file is rotated at start-up.
@@ -13,8 +12,9 @@ const maxLogBytes = 10 << 20
 
 // OpenLogFile opens <dataDir>/logs/playchat.log (0600, appended; rotated to
 // playchat.log.1 when larger than 10 MiB) with a text slog handler. The level
-// comes from LOG_LEVEL in environ (debug, info, warn, error; default info).
-func OpenLogFile(dataDir string, environ []string) (*slog.Logger, func() error, error) {
+// is level, which the caller may change later (Core follows LOG_LEVEL and
+// DEBUG on every reload).
+func OpenLogFile(dataDir string, level *slog.LevelVar) (*slog.Logger, func() error, error) {
 	dir := filepath.Join(dataDir, "logs")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create log dir: %w", err)
@@ -26,12 +26,6 @@ func OpenLogFile(dataDir string, environ []string) (*slog.Logger, func() error, 
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log file: %w", err)
-	}
-	level := slog.LevelInfo
-	for _, kv := range environ {
-		if v, ok := strings.CutPrefix(kv, "LOG_LEVEL="); ok {
-			_ = level.UnmarshalText([]byte(v))
-		}
 	}
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), f.Close, nil
 }

@@ -1,0 +1,176 @@
+package chat_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"playchat/backend/chat"
+	"playchat/backend/core"
+	"playchat/backend/event"
+	"playchat/backend/llm/llmtest"
+	"playchat/backend/store"
+)
+
+func benchCore(b *testing.B, srv *llmtest.Server) *core.Core {
+	b.Helper()
+	c, err := core.Open(context.Background(), core.Options{
+		DataDir: b.TempDir(), Logger: slog.New(slog.DiscardHandler),
+		Environ: []string{"OPENAI_BASE_URL=" + srv.URL, "DEFAULT_MODEL=openai/fake-model",
+			// Keep the seeded sessions as they are during the benchmark.
+			"MEMORY_SUMMARIZE_THRESHOLD=1000000"},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	return c
+}
+
+// BenchmarkTimeToFirstChunk measures a turn from Start to its first chunk
+// event against a fake server whose first byte comes after 300 ms, and, in
+// the same run, the server's own time to first byte over raw HTTP. The
+// difference is what playchat adds before the reply starts to show.
+func BenchmarkTimeToFirstChunk(b *testing.B) {
+	const ttfb = 300 * time.Millisecond
+	srv := llmtest.NewServer(b, llmtest.WithReply("最初の一文字まで"), llmtest.WithLatency(ttfb, 0))
+	c := benchCore(b, srv)
+	ctx := context.Background()
+	sess, _ := c.DB.CreateSession(ctx, "bench", "openai/fake-model")
+
+	var turnTotal, rawTotal time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		first := make(chan time.Time, 1)
+		em := event.EmitterFunc(func(e event.Event) {
+			if e.Type == event.Chunk {
+				select {
+				case first <- time.Now():
+				default:
+				}
+			}
+		})
+		t, err := c.Chat.Start(ctx, chat.TurnRequest{SessionID: sess.ID, Text: fmt.Sprint("質問 ", i)}, em)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t.Wait()
+		turnTotal += (<-first).Sub(start)
+
+		body := `{"model":"x","stream":true,"messages":[{"role":"user","content":"hi"}]}`
+		start = time.Now()
+		resp, err := http.Post(srv.URL+"/chat/completions", "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf := make([]byte, 1)
+		resp.Body.Read(buf)
+		rawTotal += time.Since(start)
+		resp.Body.Close()
+	}
+	b.ReportMetric(float64(turnTotal.Microseconds())/float64(b.N)/1000, "ttfc-ms")
+	b.ReportMetric(float64(rawTotal.Microseconds())/float64(b.N)/1000, "server-ttfb-ms")
+	b.ReportMetric(float64((turnTotal-rawTotal).Microseconds())/float64(b.N)/1000, "overhead-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// seedLongSession writes a session of total messages, the oldest of which
+// are archived into memories (each covering an equal share), leaving active
+// messages active.
+func seedLongSession(b *testing.B, db *store.DB, total, memories, active int) string {
+	b.Helper()
+	ctx := context.Background()
+	sess, _ := db.CreateSession(ctx, "long", "openai/fake-model")
+	err := db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		archived := total - active
+		per := archived / max(memories, 1)
+		t0 := time.Now().UTC().Add(-time.Duration(total) * time.Minute)
+		var memID int64
+		for i := 0; i < total; i++ {
+			if i < archived && i%per == 0 && int(memID) < memories*1000 {
+				mem := store.Memory{SessionID: sess.ID, Summary: strings.Repeat("- 要約された事実 fact\n", 6), MessageCount: per, CreatedAt: t0}
+				if _, err := tx.NewInsert().Model(&mem).Exec(ctx); err != nil {
+					return err
+				}
+				memID = mem.ID
+			}
+			role := store.RoleUser
+			if i%2 == 1 {
+				role = store.RoleAssistant
+			}
+			m := store.Message{SessionID: sess.ID, Role: role, Status: store.StatusComplete,
+				Content:   fmt.Sprintf("メッセージ %d: %s", i, strings.Repeat("日本語と English の混ざった文。", 8)),
+				CreatedAt: t0.Add(time.Duration(i) * time.Minute)}
+			if i < archived {
+				at := m.CreatedAt
+				m.ArchivedAt, m.MemoryID = &at, &memID
+			}
+			if _, err := tx.NewInsert().Model(&m).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sess.ID
+}
+
+// BenchmarkTurnOverhead runs whole turns against a zero-latency fake server
+// in a session of 10,000 messages and 200 memories: what it measures is
+// playchat's own work per turn (loading history and memories, counting
+// tokens, building the context, two message writes, the api_logs write) plus
+// a loopback HTTP exchange.
+func BenchmarkTurnOverhead(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		active int
+	}{{"10k-msgs-200-mems-20-active", 20}, {"10k-msgs-200-mems-2000-active", 2000}} {
+		b.Run(tc.name, func(b *testing.B) {
+			srv := llmtest.NewServer(b, llmtest.WithReply("ok"), llmtest.WithChunks(1))
+			c := benchCore(b, srv)
+			sid := seedLongSession(b, c.DB, 10000, 200, tc.active)
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t, err := c.Chat.Start(ctx, chat.TurnRequest{SessionID: sid, Text: "次の質問"}, event.Discard)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r := t.Wait(); r.Err != nil {
+					b.Fatal(r.Err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkChunkRelay measures how many chunks a second go from the stream
+// to the event sink (the fake server sends 5,000 chunks with no delay).
+func BenchmarkChunkRelay(b *testing.B) {
+	const n = 5000
+	srv := llmtest.NewServer(b, llmtest.WithReply(strings.Repeat("あ", n)), llmtest.WithChunks(n))
+	c := benchCore(b, srv)
+	ctx := context.Background()
+	var chunks int
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		t, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "stream"}, event.EmitterFunc(func(e event.Event) {
+			if e.Type == event.Chunk {
+				chunks++
+			}
+		}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		t.Wait()
+	}
+	b.ReportMetric(float64(chunks)/time.Since(start).Seconds(), "chunks/s")
+}
