@@ -25,7 +25,8 @@ func (s *SettingsService) Get() (SettingsView, error) {
 	view := SettingsView{DataDir: c.DataDir}
 	for _, k := range config.Keys() {
 		v, src := cfg.Value(k.Name)
-		f := SettingField{Key: k.Name, Secret: k.Secret, IsSet: v != "", Source: src, Group: k.Group, Value: v}
+		f := SettingField{Key: k.Name, Secret: k.Secret, IsSet: v != "", Source: src, Group: k.Group, Value: v,
+			Kind: k.Kind, Default: k.Default, Choices: k.Choices, Doc: k.Doc}
 		if k.Secret {
 			f.Value = config.Mask(v)
 		}

@@ -95,6 +95,14 @@ type SettingField struct {
 	Source string `json:"source"`
 	// Group is a UI grouping: "model", "providers", "memory", "knowledge", "other".
 	Group string `json:"group"`
+	// Kind is the value type: "string", "int", "float", "bool", "url", "model".
+	Kind string `json:"kind"`
+	// Default is the built-in default ("" when none).
+	Default string `json:"default"`
+	// Choices, when set, are the only allowed values.
+	Choices []string `json:"choices"`
+	// Doc is a one-line English description.
+	Doc string `json:"doc"`
 }
 
 // SettingsView is the whole settings screen.

@@ -281,6 +281,10 @@ export namespace app {
 	    isSet: boolean;
 	    source: string;
 	    group: string;
+	    kind: string;
+	    default: string;
+	    choices: string[];
+	    doc: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingField(source);
@@ -294,6 +298,10 @@ export namespace app {
 	        this.isSet = source["isSet"];
 	        this.source = source["source"];
 	        this.group = source["group"];
+	        this.kind = source["kind"];
+	        this.default = source["default"];
+	        this.choices = source["choices"];
+	        this.doc = source["doc"];
 	    }
 	}
 	export class SettingsUpdate {
