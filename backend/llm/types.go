@@ -27,7 +27,9 @@ type Request struct {
 	Tools []Tool
 	// SessionID is recorded in api_logs; it may be empty.
 	SessionID string
-	// MaxTokens caps the reply (0: provider default).
+	// MaxTokens caps the reply in tokens (0: provider default). It is sent as
+	// max_completion_tokens to OpenAI itself and to OpenAI reasoning models
+	// (o1/o3/o4/gpt-5*), as max_tokens elsewhere.
 	MaxTokens int
 }
 
@@ -46,19 +48,36 @@ type StreamResult struct {
 	// PromptTokens and CompletionTokens come from the usage chunk when the
 	// provider sends one (0 otherwise).
 	PromptTokens, CompletionTokens int
-	// FirstByte is true once any delta arrived; after that nothing is retried.
+	// FirstByte is true once a content or tool-call delta arrived (a
+	// role-only or usage-only chunk does not count); after that nothing is
+	// retried.
 	FirstByte bool
 }
 
-// APILog is one recorded LLM call (the api_logs row, without its id).
+// APILog is one recorded LLM call (the api_logs row, without its id). The
+// Client records exactly one per Stream or Complete call, however many HTTP
+// attempts it took; Embed, ListModels and Reachable are not recorded. Every
+// string field has key-like text ("sk-…", "Bearer …", the endpoint's key)
+// replaced by "[redacted]".
 type APILog struct {
-	SessionID    string
-	Model        string
-	RequestJSON  string // the request body with secrets removed
+	// SessionID is Request.SessionID (may be empty).
+	SessionID string
+	// Model is the full "provider/model" string of the request.
+	Model string
+	// RequestJSON is the JSON body of the request actually sent (model,
+	// messages, tools, stream, …) with secrets removed; "" when the model
+	// did not resolve.
+	RequestJSON string
+	// ResponseText is the reply text followed, when the model called tools,
+	// by a line "tool_calls: <JSON array of calls>". Partial on failure.
 	ResponseText string
-	Error        string
-	LatencyMS    int64
-	CreatedAt    time.Time
+	// Error is the call's error message, "" on success.
+	Error string
+	// LatencyMS is the wall time of the whole call in milliseconds,
+	// including retries and backoff.
+	LatencyMS int64
+	// CreatedAt is when the call started, in UTC.
+	CreatedAt time.Time
 }
 
 // LogSink stores APILog records; the store implements it. A failing sink never

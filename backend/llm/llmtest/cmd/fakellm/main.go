@@ -1,0 +1,79 @@
+// Command fakellm runs the llmtest fake OpenAI-compatible server on its own,
+// for the desktop e2e test and benchmarks. Once listening it prints
+// "FAKELLM_URL=<base URL ending in /v1>" on stdout and serves until SIGINT or
+// SIGTERM.
+//
+//	fakellm -addr 127.0.0.1:0 -reply "hello" -chunks 8 -first-byte-delay 300ms -chunk-delay 20ms
+//	fakellm -script replies.json   # JSON list of llmtest.Response, consumed in order
+//
+// The script may also be given with the FAKELLM_SCRIPT environment variable.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"playchat/backend/llm/llmtest"
+)
+
+func main() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	if err := run(os.Args[1:], os.Stdout, sig); err != nil {
+		fmt.Fprintln(os.Stderr, "fakellm:", err)
+		os.Exit(1)
+	}
+}
+
+// run serves until stop receives; it prints the URL line on out.
+func run(args []string, out io.Writer, stop <-chan os.Signal) error {
+	fs := flag.NewFlagSet("fakellm", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:0", "listen address")
+	reply := fs.String("reply", "", `default reply text (default "fake reply: <last user message>")`)
+	chunks := fs.Int("chunks", 4, "split the default reply into N chunks")
+	firstByte := fs.Duration("first-byte-delay", 0, "delay before the first byte of the default reply")
+	chunkDelay := fs.Duration("chunk-delay", 0, "delay between chunks of the default reply")
+	script := fs.String("script", os.Getenv("FAKELLM_SCRIPT"), "JSON file with a list of scripted responses (env FAKELLM_SCRIPT)")
+	models := fs.String("models", "", "comma-separated model ids for /v1/models")
+	dim := fs.Int("embedding-dim", 8, "dimension of /v1/embeddings vectors")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	opts := []llmtest.Option{
+		llmtest.WithChunks(*chunks),
+		llmtest.WithLatency(*firstByte, *chunkDelay),
+		llmtest.WithEmbeddingDim(*dim),
+	}
+	if *reply != "" {
+		opts = append(opts, llmtest.WithReply(*reply))
+	}
+	if *models != "" {
+		opts = append(opts, llmtest.WithModels(strings.Split(*models, ",")...))
+	}
+	var scripted []llmtest.Response
+	if *script != "" {
+		f, err := os.Open(*script)
+		if err != nil {
+			return err
+		}
+		scripted, err = llmtest.LoadScript(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	srv, err := llmtest.Start(*addr, opts...)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	srv.Enqueue(scripted...)
+	fmt.Fprintf(out, "FAKELLM_URL=%s\n", srv.URL)
+	<-stop
+	return nil
+}

@@ -1,0 +1,278 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Response scripts the fake server's answer to one /v1/chat/completions
+// request. The zero value is a 200 stream with no text, a finish_reason
+// "stop" chunk and "data: [DONE]".
+//
+// A streamed reply is sent as SSE "data:" events in this order: one event per
+// Chunks entry, one per ToolCallChunks entry, the finish chunk (unless
+// OmitFinish), the usage-only chunk (when UsageOnlyFinal is set or the request
+// asked for stream_options.include_usage), then "data: [DONE]" (unless
+// OmitDone). RawEvents, when set, replaces that whole sequence.
+//
+// A non-streamed request (stream=false) gets a chat.completion JSON whose
+// message content is the concatenated Chunks.
+type Response struct {
+	// Chunks are the text deltas, one SSE event each. The first carries
+	// role "assistant".
+	Chunks []string `json:"chunks,omitempty"`
+	// ToolCallChunks are raw JSON bodies for tool-call events, so tests can
+	// send exact provider variants. Each entry is one of:
+	//   - a JSON array: the delta's "tool_calls" value, wrapped into a chunk;
+	//   - a JSON object with "choices" or "usage": a whole chunk, sent verbatim;
+	//   - any other JSON object: one tool call, wrapped as [obj] into a chunk.
+	ToolCallChunks []string `json:"tool_call_chunks,omitempty"`
+	// RawEvents, when non-empty, are sent verbatim as "data: <entry>" events
+	// and nothing else is sent (include "[DONE]" yourself if wanted).
+	RawEvents []string `json:"raw_events,omitempty"`
+
+	// Status, when non-zero and not 200, is the HTTP error status to answer
+	// with (e.g. 500, 429); nothing is streamed.
+	Status int `json:"status,omitempty"`
+	// RetryAfter is sent as the Retry-After header with an error Status
+	// (seconds, e.g. "2", or an HTTP date).
+	RetryAfter string `json:"retry_after,omitempty"`
+	// ErrorBody is the error response body (default: an OpenAI-style
+	// {"error":{"message":"fake <status> error",...}}).
+	ErrorBody string `json:"error_body,omitempty"`
+
+	// CutAfter > 0 sends that many events, then closes the TCP connection
+	// abruptly (hijack + close, no terminating chunk), so the client sees a
+	// read error. CutAfter < 0 cuts right after the headers.
+	CutAfter int `json:"cut_after,omitempty"`
+
+	// UsageOnlyFinal forces the usage-only chunk ("choices": [] with a usage
+	// object) even if the request did not ask for it.
+	UsageOnlyFinal bool `json:"usage_only_final,omitempty"`
+	// UsageChoicesNull sends that chunk with "choices": null instead of [].
+	UsageChoicesNull bool `json:"usage_choices_null,omitempty"`
+	// PromptTokens and CompletionTokens fill the usage object (defaults: a
+	// rough estimate, runes/4 rounded up).
+	PromptTokens     int `json:"prompt_tokens,omitempty"`
+	CompletionTokens int `json:"completion_tokens,omitempty"`
+
+	// FirstByteDelay is waited before the response headers; ChunkDelay
+	// before every event after the first. In JSON scripts both accept Go
+	// duration strings ("300ms") or nanoseconds.
+	FirstByteDelay time.Duration `json:"first_byte_delay,omitempty"`
+	ChunkDelay     time.Duration `json:"chunk_delay,omitempty"`
+
+	// FinishReason of the finish chunk (default "tool_calls" when
+	// ToolCallChunks is set, else "stop").
+	FinishReason string `json:"finish_reason,omitempty"`
+	// OmitFinish leaves out the finish chunk; OmitDone leaves out
+	// "data: [DONE]" (the body just ends).
+	OmitFinish bool `json:"omit_finish,omitempty"`
+	OmitDone   bool `json:"omit_done,omitempty"`
+
+	// RejectStreamOptions makes the server answer 400 ("Unrecognized request
+	// argument supplied: stream_options") to a request carrying
+	// stream_options, without consuming this script: the next request
+	// (without stream_options) gets it.
+	RejectStreamOptions bool `json:"reject_stream_options,omitempty"`
+}
+
+// Text returns a Response streaming text split into n chunks (see SplitText).
+func Text(text string, n int) Response {
+	return Response{Chunks: SplitText(text, n)}
+}
+
+// SplitText cuts s into n pieces of nearly equal rune counts (never
+// splitting a rune). n < 1 counts as 1; n larger than the rune count gives
+// one rune per piece; "" gives nil.
+func SplitText(s string, n int) []string {
+	if s == "" {
+		return nil
+	}
+	runes := utf8.RuneCountInString(s)
+	n = min(max(n, 1), runes)
+	out := make([]string, 0, n)
+	rest := s
+	for i := range n {
+		size := runes / n
+		if i < runes%n {
+			size++
+		}
+		end := 0
+		for range size {
+			_, w := utf8.DecodeRuneInString(rest[end:])
+			end += w
+		}
+		out = append(out, rest[:end])
+		rest = rest[end:]
+	}
+	return out
+}
+
+// LoadScript decodes a JSON list of Response (the fakellm -script file).
+func LoadScript(r io.Reader) ([]Response, error) {
+	var rs []Response
+	if err := json.NewDecoder(r).Decode(&rs); err != nil {
+		return nil, fmt.Errorf("llmtest: decode script: %w", err)
+	}
+	return rs, nil
+}
+
+// UnmarshalJSON accepts the delays as duration strings ("300ms") or numbers
+// (nanoseconds).
+func (r *Response) UnmarshalJSON(b []byte) error {
+	type plain Response
+	var aux struct {
+		plain
+		FirstByteDelay json.RawMessage `json:"first_byte_delay,omitempty"`
+		ChunkDelay     json.RawMessage `json:"chunk_delay,omitempty"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*r = Response(aux.plain)
+	var err error
+	if r.FirstByteDelay, err = parseDuration(aux.FirstByteDelay); err != nil {
+		return fmt.Errorf("first_byte_delay: %w", err)
+	}
+	if r.ChunkDelay, err = parseDuration(aux.ChunkDelay); err != nil {
+		return fmt.Errorf("chunk_delay: %w", err)
+	}
+	return nil
+}
+
+func parseDuration(raw json.RawMessage) (time.Duration, error) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return 0, nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		var str string
+		if err := json.Unmarshal(raw, &str); err != nil {
+			return 0, err
+		}
+		return time.ParseDuration(str)
+	}
+	var ns int64
+	if err := json.Unmarshal(raw, &ns); err != nil {
+		return 0, err
+	}
+	return time.Duration(ns), nil
+}
+
+// finishReason is the finish chunk's reason for r.
+func (r Response) finishReason() string {
+	switch {
+	case r.FinishReason != "":
+		return r.FinishReason
+	case len(r.ToolCallChunks) > 0:
+		return "tool_calls"
+	default:
+		return "stop"
+	}
+}
+
+// events builds the SSE data payloads of a streamed reply (without the
+// "data: " prefix). includeUsage says the request asked for usage.
+func (r Response) events(id, model string, includeUsage bool, promptTokens int) ([]string, error) {
+	if len(r.RawEvents) > 0 {
+		return r.RawEvents, nil
+	}
+	var evs []string
+	chunk := func(delta any, finish any) string {
+		return mustJSON(map[string]any{
+			"id": id, "object": "chat.completion.chunk", "created": fakeCreated, "model": model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
+		})
+	}
+	for i, c := range r.Chunks {
+		delta := map[string]any{"content": c}
+		if i == 0 {
+			delta["role"] = "assistant"
+		}
+		evs = append(evs, chunk(delta, nil))
+	}
+	for _, raw := range r.ToolCallChunks {
+		ev, err := toolCallEvent(raw, chunk)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, ev)
+	}
+	if !r.OmitFinish {
+		evs = append(evs, chunk(map[string]any{}, r.finishReason()))
+	}
+	if r.UsageOnlyFinal || includeUsage {
+		var choices any = []any{}
+		if r.UsageChoicesNull {
+			choices = nil
+		}
+		evs = append(evs, mustJSON(map[string]any{
+			"id": id, "object": "chat.completion.chunk", "created": fakeCreated, "model": model,
+			"choices": choices, "usage": r.usage(promptTokens),
+		}))
+	}
+	if !r.OmitDone {
+		evs = append(evs, "[DONE]")
+	}
+	return evs, nil
+}
+
+// toolCallEvent turns one ToolCallChunks entry into an event payload.
+func toolCallEvent(raw string, chunk func(delta, finish any) string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if !json.Valid([]byte(s)) {
+		return "", fmt.Errorf("llmtest: tool call chunk is not JSON: %q", raw)
+	}
+	switch {
+	case strings.HasPrefix(s, "["):
+		return chunk(map[string]any{"tool_calls": json.RawMessage(s)}, nil), nil
+	case strings.HasPrefix(s, "{"):
+		var probe map[string]json.RawMessage
+		_ = json.Unmarshal([]byte(s), &probe)
+		if _, ok := probe["choices"]; ok {
+			return s, nil
+		}
+		if _, ok := probe["usage"]; ok {
+			return s, nil
+		}
+		return chunk(map[string]any{"tool_calls": []json.RawMessage{json.RawMessage(s)}}, nil), nil
+	default:
+		return "", fmt.Errorf("llmtest: tool call chunk must be a JSON array or object: %q", raw)
+	}
+}
+
+// text is the concatenated Chunks.
+func (r Response) text() string { return strings.Join(r.Chunks, "") }
+
+// usage is the usage object of r.
+func (r Response) usage(promptTokens int) map[string]int {
+	p, c := r.PromptTokens, r.CompletionTokens
+	if p == 0 {
+		p = promptTokens
+	}
+	if c == 0 {
+		c = estimateTokens(r.text())
+	}
+	return map[string]int{"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+}
+
+// estimateTokens is runes/4 rounded up (0 for "").
+func estimateTokens(s string) int {
+	return (utf8.RuneCountInString(s) + 3) / 4
+}
+
+// fakeCreated is the fixed "created" timestamp of every reply.
+const fakeCreated = 1700000000
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,149 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+)
+
+// Provider prefixes accepted in "provider/model" strings (DESIGN.md §7).
+const (
+	ProviderOpenAI     = "openai"
+	ProviderAnthropic  = "anthropic"
+	ProviderOllama     = "ollama"
+	ProviderLMStudio   = "lm_studio"
+	ProviderOpenRouter = "openrouter"
+)
+
+// Default base URLs used when the matching Providers field is empty. Each is
+// the root of an OpenAI-compatible API (the path /chat/completions is appended).
+const (
+	DefaultOpenAIBaseURL     = "https://api.openai.com/v1"
+	DefaultAnthropicBaseURL  = "https://api.anthropic.com/v1"
+	DefaultOllamaBase        = "http://localhost:11434" // the API lives under <base>/v1
+	DefaultLMStudioBaseURL   = "http://localhost:1234/v1"
+	DefaultOpenRouterBaseURL = "https://openrouter.ai/api/v1"
+)
+
+// KnownProviders lists the provider prefixes in the order a model picker
+// should offer them. Read-only.
+var KnownProviders = []string{ProviderOpenAI, ProviderAnthropic, ProviderOllama, ProviderLMStudio, ProviderOpenRouter}
+
+// Providers holds provider connection settings. The caller fills it from
+// config (llm does not import config); empty fields take the Default*
+// constants. Keys are secrets: they are sent as "Authorization: Bearer" and
+// never appear in errors or logs.
+type Providers struct {
+	OpenAIKey, OpenAIBaseURL         string // OPENAI_API_KEY, OPENAI_BASE_URL (default DefaultOpenAIBaseURL)
+	AnthropicKey, AnthropicBaseURL   string // ANTHROPIC_API_KEY; base default DefaultAnthropicBaseURL (OpenAI-compatible endpoint)
+	OllamaBase                       string // OLLAMA_API_BASE without /v1 (default DefaultOllamaBase); a trailing /v1 is tolerated
+	LMStudioBase                     string // LM Studio's OpenAI-compatible base, with /v1 (default DefaultLMStudioBaseURL)
+	OpenRouterKey, OpenRouterBaseURL string // OPENROUTER_API_KEY; base default DefaultOpenRouterBaseURL
+}
+
+// Endpoint is a resolved provider/model: where to send a request and with
+// which key. Its String and LogValue methods hide APIKey, so an Endpoint may
+// be logged or printed safely.
+type Endpoint struct {
+	Provider string // one of the Provider* constants
+	Model    string // the model name as the provider knows it (the part after the first '/')
+	BaseURL  string // OpenAI-compatible API root without a trailing '/', e.g. "http://localhost:11434/v1"
+	APIKey   string // may be empty for local servers
+}
+
+// String renders the endpoint without its key, e.g. "ollama/llama3 @ http://localhost:11434/v1".
+func (e Endpoint) String() string {
+	return e.Provider + "/" + e.Model + " @ " + e.BaseURL
+}
+
+// LogValue makes slog print the endpoint without its key.
+func (e Endpoint) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("provider", e.Provider),
+		slog.String("model", e.Model),
+		slog.String("base_url", e.BaseURL),
+	)
+}
+
+// ResolveModel splits a "provider/model" string on its first '/' and returns
+// the endpoint to call. The model part may itself contain '/'
+// ("openrouter/meta-llama/llama-3-8b" → model "meta-llama/llama-3-8b").
+//
+// Errors (all wrapped, test with errors.Is):
+//   - ErrNoModel: model is empty or has nothing after the provider prefix;
+//   - ErrUnknownProvider: no known provider prefix (the message names the string);
+//   - ErrMissingKey: openai with the default base URL and no OpenAIKey, or
+//     anthropic / openrouter without a key (the message names the variable).
+//
+// openai with a custom OpenAIBaseURL and no key is allowed (local servers).
+func ResolveModel(model string, p Providers) (Endpoint, error) {
+	s := strings.TrimSpace(model)
+	if s == "" {
+		return Endpoint{}, ErrNoModel
+	}
+	prefix, name, ok := strings.Cut(s, "/")
+	if !ok {
+		return Endpoint{}, fmt.Errorf("%w: %q (want provider/model with provider one of %s)",
+			ErrUnknownProvider, s, strings.Join(KnownProviders, ", "))
+	}
+	ep, err := resolveProvider(strings.ToLower(prefix), p)
+	if err != nil {
+		if errors.Is(err, ErrUnknownProvider) {
+			return Endpoint{}, fmt.Errorf("%w: %q (want provider/model with provider one of %s)",
+				ErrUnknownProvider, s, strings.Join(KnownProviders, ", "))
+		}
+		return Endpoint{}, fmt.Errorf("%w (needed for %q)", err, s)
+	}
+	if strings.TrimSpace(name) == "" {
+		return Endpoint{}, fmt.Errorf("%w: %q names no model after the provider", ErrNoModel, s)
+	}
+	ep.Model = name
+	return ep, nil
+}
+
+// resolveProvider returns the endpoint (without Model) of one provider prefix.
+// Errors: ErrUnknownProvider, ErrMissingKey (wrapped).
+func resolveProvider(provider string, p Providers) (Endpoint, error) {
+	ep := Endpoint{Provider: provider}
+	switch provider {
+	case ProviderOpenAI:
+		ep.BaseURL = baseOr(p.OpenAIBaseURL, DefaultOpenAIBaseURL)
+		ep.APIKey = strings.TrimSpace(p.OpenAIKey)
+		if ep.APIKey == "" && ep.BaseURL == DefaultOpenAIBaseURL {
+			return Endpoint{}, fmt.Errorf("%w: OPENAI_API_KEY is not set", ErrMissingKey)
+		}
+	case ProviderAnthropic:
+		ep.BaseURL = baseOr(p.AnthropicBaseURL, DefaultAnthropicBaseURL)
+		ep.APIKey = strings.TrimSpace(p.AnthropicKey)
+		if ep.APIKey == "" {
+			return Endpoint{}, fmt.Errorf("%w: ANTHROPIC_API_KEY is not set", ErrMissingKey)
+		}
+	case ProviderOllama:
+		base := baseOr(p.OllamaBase, DefaultOllamaBase)
+		if !strings.HasSuffix(base, "/v1") {
+			base += "/v1"
+		}
+		ep.BaseURL = base
+	case ProviderLMStudio:
+		ep.BaseURL = baseOr(p.LMStudioBase, DefaultLMStudioBaseURL)
+	case ProviderOpenRouter:
+		ep.BaseURL = baseOr(p.OpenRouterBaseURL, DefaultOpenRouterBaseURL)
+		ep.APIKey = strings.TrimSpace(p.OpenRouterKey)
+		if ep.APIKey == "" {
+			return Endpoint{}, fmt.Errorf("%w: OPENROUTER_API_KEY is not set", ErrMissingKey)
+		}
+	default:
+		return Endpoint{}, fmt.Errorf("%w: %q", ErrUnknownProvider, provider)
+	}
+	return ep, nil
+}
+
+// baseOr trims spaces and trailing slashes from base, or returns def.
+func baseOr(base, def string) string {
+	b := strings.TrimRight(strings.TrimSpace(base), "/")
+	if b == "" {
+		return def
+	}
+	return b
+}
