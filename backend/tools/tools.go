@@ -1,0 +1,147 @@
+// Package tools is the registry of functions the model may call during a
+// turn (DESIGN.md §6): each has a name, a JSON schema for its arguments, a
+// UI label and a short detail for the activity list, and a handler.
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"sync"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"playchat/backend/event"
+)
+
+// Tool is one function the model may call.
+type Tool struct {
+	// Name is the function name the model uses (e.g. "read_note").
+	Name string
+	// Description tells the model what the tool does and when to use it.
+	Description string
+	// Parameters is the JSON schema of the arguments object.
+	Parameters json.RawMessage
+	// Label is the activity list's English label (the UI translates known
+	// tool names itself and falls back to this).
+	Label string
+	// Detail renders a short description of one call from its arguments
+	// for the activity list (e.g. the page title); nil shows nothing.
+	Detail func(args json.RawMessage) string
+	// Run executes one call. An error is returned to the model as the tool
+	// result (so it can recover) and shown in the activity list; it never
+	// aborts the turn.
+	Run func(ctx context.Context, call Call) (Result, error)
+}
+
+// Call is one invocation.
+type Call struct {
+	// SessionID is the session of the turn.
+	SessionID string
+	// Args is the arguments object as the model sent it (valid JSON; "{}"
+	// when the model sent nothing).
+	Args json.RawMessage
+}
+
+// Result is what a tool returns.
+type Result struct {
+	// Content goes back to the model as the tool message.
+	Content string
+	// NotesUpdated asks the turn to emit notes_updated (the notes panel
+	// refreshes).
+	NotesUpdated bool
+	// Sources are cited web pages; the turn emits them as a sources event.
+	Sources []event.Source
+}
+
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// Registry holds the tools offered to the model. Safe for concurrent use.
+type Registry struct {
+	mu    sync.RWMutex
+	tools map[string]Tool
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{tools: map[string]Tool{}} }
+
+// Register adds tools. A tool with an invalid name, no handler, a schema
+// that is not a JSON object, or a name already registered is refused (and
+// none of the given tools is added).
+func (r *Registry) Register(ts ...Tool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if !validName.MatchString(t.Name) {
+			return fmt.Errorf("tool name %q is not valid", t.Name)
+		}
+		if t.Run == nil {
+			return fmt.Errorf("tool %s has no handler", t.Name)
+		}
+		var schema map[string]any
+		if err := json.Unmarshal(t.Parameters, &schema); err != nil {
+			return fmt.Errorf("tool %s: parameters are not a JSON object: %w", t.Name, err)
+		}
+		if _, dup := r.tools[t.Name]; dup || seen[t.Name] {
+			return fmt.Errorf("tool %s is already registered", t.Name)
+		}
+		seen[t.Name] = true
+	}
+	for _, t := range ts {
+		r.tools[t.Name] = t
+	}
+	return nil
+}
+
+// Get returns the tool named name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Len is the number of registered tools.
+func (r *Registry) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.tools)
+}
+
+// Definitions returns the tools as go-openai function definitions, sorted
+// by name (a stable order keeps provider-side prompt caches warm).
+func (r *Registry) Definitions() []openai.Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.tools))
+	for n := range r.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]openai.Tool, 0, len(names))
+	for _, n := range names {
+		t := r.tools[n]
+		out = append(out, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: t.Name, Description: t.Description, Parameters: t.Parameters,
+		}})
+	}
+	return out
+}
+
+// DecodeArgs unmarshals a call's arguments into v, rejecting unknown fields,
+// with an error message meant for the model.
+func DecodeArgs(args json.RawMessage, v any) error {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid arguments: %w", err)
+	}
+	return nil
+}
