@@ -21,6 +21,7 @@ import (
 	"playchat/backend/memory"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
+	"playchat/backend/tools"
 )
 
 // Streamer is the LLM call a turn needs (backend/llm.Client implements it).
@@ -37,6 +38,8 @@ type Settings struct {
 	ContextWindowTokens int
 	// MaxOutputTokens is reserved for the reply.
 	MaxOutputTokens int
+	// ToolMaxRounds caps the tool rounds of a turn (TOOL_MAX_ROUNDS; 0 = 3).
+	ToolMaxRounds int
 }
 
 // ErrNoModel means no model was chosen and DEFAULT_MODEL is empty.
@@ -56,11 +59,13 @@ type Service struct {
 	summarizer *memory.Summarizer
 	settings   func() Settings
 	layers     []Layer
+	tools      *tools.Registry
 	log        *slog.Logger
 	clock      func() time.Time
 
-	mu    sync.Mutex
-	turns map[string]*Turn
+	mu       sync.Mutex
+	turns    map[string]*Turn
+	toolless map[string]bool // models whose provider rejected tools
 }
 
 // Options configure a Service.
@@ -72,6 +77,8 @@ type Options struct {
 	// Layers are context layers 1–3 (knowledge, notes, local KB), in order;
 	// layer 4 (memory) is added after them by the service.
 	Layers []Layer
+	// Tools are offered to the model on every request (nil: none).
+	Tools  *tools.Registry
 	Logger *slog.Logger
 	// Clock is for tests; default time.Now.
 	Clock func() time.Time
@@ -87,7 +94,7 @@ func New(o Options) *Service {
 	}
 	layers := append(append([]Layer{}, o.Layers...), memoryLayer{db: o.DB})
 	return &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
-		layers: layers, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}}
+		layers: layers, tools: o.Tools, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
 }
 
 // TurnRequest starts a turn.

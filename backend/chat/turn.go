@@ -2,12 +2,12 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"time"
 
 	"playchat/backend/event"
-	"playchat/backend/llm"
 	"playchat/backend/store"
 )
 
@@ -41,21 +41,20 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 			"trimmed_layers", built.Trimmed, "tokens", built.Tokens, "budget", budget.Input)
 	}
 
-	res, err := s.llm.Stream(ctx, llm.Request{
-		Model: t.Model, Messages: built.Messages, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
-	}, func(delta string) {
-		if delta != "" {
-			em.Emit(event.Event{Type: event.Chunk, Value: delta})
+	r, err := s.streamReply(ctx, t, set, built.Messages, em)
+	text := r.text.String()
+	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: text, Model: t.Model,
+		PromptTokens: r.promptTokens, CompletionTokens: r.completionTokens, Status: store.StatusComplete}
+	if len(r.activity) > 0 {
+		if b, jerr := json.Marshal(r.activity); jerr == nil {
+			reply.ToolActivity = string(b)
 		}
-	})
-
-	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: res.Text, Model: t.Model,
-		PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens, Status: store.StatusComplete}
+	}
 	if reply.PromptTokens == 0 {
 		reply.PromptTokens = built.Tokens
 	}
-	if reply.CompletionTokens == 0 && res.Text != "" {
-		reply.CompletionTokens = counter.Count(res.Text)
+	if reply.CompletionTokens == 0 && text != "" {
+		reply.CompletionTokens = counter.Count(text)
 	}
 	stopped := errors.Is(ctx.Err(), context.Canceled)
 	switch {
@@ -65,7 +64,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		reply.Error = "stopped"
 	default:
 		reply.Status = store.StatusError
-		if strings.TrimSpace(res.Text) != "" {
+		if strings.TrimSpace(text) != "" {
 			reply.Status = store.StatusPartial
 		}
 		reply.Error = err.Error()

@@ -18,6 +18,7 @@ import (
 	"playchat/backend/llm"
 	"playchat/backend/memory"
 	"playchat/backend/store"
+	"playchat/backend/tools"
 )
 
 // Options configure Open.
@@ -44,6 +45,7 @@ type Core struct {
 	LLM        *llm.Client
 	Chat       *chat.Service
 	Summarizer *memory.Summarizer
+	Tools      *tools.Registry
 	Log        *slog.Logger
 
 	closeLog func() error
@@ -102,12 +104,13 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		cfg := c.Config()
 		return memory.Settings{Threshold: cfg.SummarizeThreshold, Model: cfg.SummaryModel}
 	}, c.Log)
+	c.Tools = tools.NewRegistry()
 	c.Chat = chat.New(chat.Options{
-		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log,
+		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log, Tools: c.Tools,
 		Settings: func() chat.Settings {
 			cfg := c.Config()
 			return chat.Settings{DefaultModel: cfg.DefaultModel, ContextWindowTokens: cfg.ContextWindowTokens,
-				MaxOutputTokens: cfg.MaxOutputTokens}
+				MaxOutputTokens: cfg.MaxOutputTokens, ToolMaxRounds: cfg.ToolMaxRounds}
 		},
 	})
 	return c, nil

@@ -7,7 +7,7 @@
 //	 "session":{"id","title","model","createdAt","updatedAt"},
 //	 "memories":[{"id","summary","messageCount","level","mergedInto","createdAt","tags"}],
 //	 "messages":[{"id","role","content","status","error","model","promptTokens",
-//	              "completionTokens","createdAt","archivedAt","memoryId","tags"}]}
+//	              "completionTokens","createdAt","archivedAt","memoryId","tags","toolActivity"}]}
 //
 // Ids inside a document only link its parts (a message's memoryId, a
 // memory's mergedInto); an import always creates a new session with new ids,
@@ -74,6 +74,8 @@ type DocMessage struct {
 	ArchivedAt       *time.Time `json:"archivedAt,omitempty"`
 	MemoryID         *int64     `json:"memoryId,omitempty"`
 	Tags             []string   `json:"tags,omitempty"`
+	// ToolActivity is the reply's tool activity list (a JSON array), if any.
+	ToolActivity json.RawMessage `json:"toolActivity,omitempty"`
 }
 
 // Export builds the document of one session.
@@ -117,6 +119,9 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 		dm := DocMessage{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Model: m.Model,
 			PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
 			MemoryID: m.MemoryID, Tags: msgTags[m.ID]}
+		if m.ToolActivity != "" {
+			dm.ToolActivity = json.RawMessage(m.ToolActivity)
+		}
 		if m.ArchivedAt != nil {
 			t := m.ArchivedAt.UTC()
 			dm.ArchivedAt = &t

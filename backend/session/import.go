@@ -135,6 +135,12 @@ func Validate(doc Document) error {
 		if m.MemoryID != nil && !memIDs[*m.MemoryID] {
 			add("messages[%d].memoryId %d does not name a memory of the file", i, *m.MemoryID)
 		}
+		if len(m.ToolActivity) > 0 {
+			var acts []map[string]any
+			if err := json.Unmarshal(m.ToolActivity, &acts); err != nil {
+				add("messages[%d].toolActivity is not a JSON array of objects", i)
+			}
+		}
 		if (m.MemoryID != nil) != (m.ArchivedAt != nil) {
 			add("messages[%d] must have both archivedAt and memoryId, or neither", i)
 		}
@@ -184,7 +190,8 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 		}
 		for _, m := range doc.Messages {
 			row := store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
-				Model: m.Model, PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC()}
+				Model: m.Model, PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
+				ToolActivity: string(m.ToolActivity)}
 			if m.ArchivedAt != nil {
 				t := m.ArchivedAt.UTC()
 				id := memMap[*m.MemoryID]

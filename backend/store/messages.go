@@ -28,7 +28,7 @@ func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 // status, error, model and token counts.
 func (d *DB) UpdateMessageResult(ctx context.Context, m *Message) error {
 	_, err := d.bun.NewUpdate().Model(m).
-		Column("content", "status", "error", "model", "prompt_tokens", "completion_tokens").
+		Column("content", "status", "error", "model", "prompt_tokens", "completion_tokens", "tool_activity").
 		WherePK().Exec(ctx)
 	return err
 }

@@ -19,6 +19,9 @@ const (
 	// MigrationDesign applies DESIGN.md §3: message status, model, token
 	// counts and archiving; float32 BLOB embeddings; indexes.
 	MigrationDesign = "20261129000002_design_changes"
+	// MigrationToolActivity stores the tool activity of a reply with it, so
+	// a reloaded session still shows what ran (issue 3).
+	MigrationToolActivity = "20261129000004_message_tool_activity"
 )
 
 type step struct {
@@ -148,6 +151,9 @@ var steps = []step{
 		`ALTER TABLE api_logs ADD COLUMN completion_tokens INTEGER NOT NULL DEFAULT 0`,
 		`CREATE INDEX ix_sessions_updated ON sessions(updated_at)`,
 	}},
+	{MigrationToolActivity, []string{
+		`ALTER TABLE messages ADD COLUMN tool_activity TEXT NOT NULL DEFAULT ''`,
+	}},
 }
 
 // postSteps run inside a migration's transaction after its statements.
@@ -159,7 +165,9 @@ var postSteps = map[string]func(ctx context.Context, tx bun.Tx) error{
 func newMigrations(upTo string) (*migrate.Migrations, error) {
 	ms := migrate.NewMigrations()
 	found := upTo == ""
-	for _, s := range steps {
+	ordered := append([]step(nil), steps...)
+	sort.Slice(ordered, func(i, j int) bool { return ordered[i].name < ordered[j].name })
+	for _, s := range ordered {
 		s := s
 		ms.Add(migrate.Migration{
 			Name: s.name,

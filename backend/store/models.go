@@ -47,7 +47,10 @@ type Message struct {
 	CompletionTokens int        `bun:"completion_tokens"`
 	ArchivedAt       *time.Time `bun:"archived_at"`
 	MemoryID         *int64     `bun:"memory_id"`
-	CreatedAt        time.Time  `bun:"created_at"`
+	// ToolActivity is the JSON array of the reply's tool calls as the
+	// activity list showed them ("" when none ran).
+	ToolActivity string    `bun:"tool_activity"`
+	CreatedAt    time.Time `bun:"created_at"`
 }
 
 // Memory is a row of memories: the summary of archived messages (level 0) or

@@ -1,0 +1,199 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"playchat/backend/event"
+	"playchat/backend/llm"
+	"playchat/backend/store"
+	"playchat/backend/tools"
+)
+
+// DefaultToolMaxRounds is TOOL_MAX_ROUNDS' default.
+const DefaultToolMaxRounds = 3
+
+// toolTimeout bounds one tool call.
+const toolTimeout = 60 * time.Second
+
+// activityResultRunes caps a tool result as shown in the activity list.
+const activityResultRunes = 400
+
+// reply is what the rounds of one turn produced.
+type reply struct {
+	text                           strings.Builder
+	promptTokens, completionTokens int
+	activity                       []event.ToolActivity
+	requests                       int
+}
+
+// streamReply streams the reply with the tools attached and runs the tool
+// loop (DESIGN.md §4 step 3): when the model streams tool calls they are run,
+// their results appended, and the model is asked again — at most
+// set.ToolMaxRounds rounds of tools; the request after the last round goes
+// without tools so the model has to answer. A turn without tool calls is one
+// request. Text deltas of every round are emitted as chunks.
+func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs []llm.Message, em event.Emitter) (*reply, error) {
+	r := &reply{}
+	maxRounds := set.ToolMaxRounds
+	if maxRounds <= 0 {
+		maxRounds = DefaultToolMaxRounds
+	}
+	toolsOn := s.tools != nil && s.tools.Len() > 0 && !s.isToolless(t.Model)
+	onDelta := func(d string) {
+		if d != "" {
+			em.Emit(event.Event{Type: event.Chunk, Value: d})
+		}
+	}
+	for round := 0; ; round++ {
+		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens}
+		if toolsOn && round < maxRounds {
+			req.Tools = s.tools.Definitions()
+		}
+		res, err := s.llm.Stream(ctx, req, onDelta)
+		r.requests++
+		if err != nil && req.Tools != nil && !res.FirstByte && errors.Is(err, llm.ErrToolsUnsupported) {
+			// The provider rejects tools for this model: retry once without
+			// them and remember the model as tool-less.
+			s.log.Info("model rejects tools; retrying without them", "model", t.Model)
+			s.markToolless(t.Model)
+			toolsOn = false
+			req.Tools = nil
+			res, err = s.llm.Stream(ctx, req, onDelta)
+			r.requests++
+		}
+		r.text.WriteString(res.Text)
+		r.promptTokens += res.PromptTokens
+		r.completionTokens += res.CompletionTokens
+		if err != nil {
+			return r, err
+		}
+		if req.Tools == nil || len(res.ToolCalls)+len(res.Truncated) == 0 {
+			if len(res.ToolCalls) > 0 {
+				s.log.Warn("model called tools after the last tool round; ignored", "model", t.Model, "calls", len(res.ToolCalls))
+			}
+			return r, nil
+		}
+		msgs = s.runToolCalls(ctx, t, msgs, res, r, em)
+		if ctx.Err() != nil {
+			return r, ctx.Err()
+		}
+	}
+}
+
+// runToolCalls appends the assistant's tool-call message and one tool
+// message per call, running the complete calls and reporting truncated ones.
+func (s *Service) runToolCalls(ctx context.Context, t *Turn, msgs []llm.Message, res llm.StreamResult, r *reply, em event.Emitter) []llm.Message {
+	calls := append([]llm.ToolCall(nil), res.ToolCalls...)
+	for _, tc := range res.Truncated {
+		tc.Function.Arguments = "{}" // keep the request valid; the call is not run
+		calls = append(calls, tc)
+	}
+	msgs = append(msgs, llm.Message{Role: store.RoleAssistant, Content: res.Text, ToolCalls: calls})
+
+	for _, call := range res.ToolCalls {
+		content := s.runTool(ctx, t, call, r, em)
+		msgs = append(msgs, llm.Message{Role: "tool", ToolCallID: call.ID, Name: call.Function.Name, Content: content})
+	}
+	for _, call := range res.Truncated {
+		msg := fmt.Sprintf("error: the arguments of this %s call were cut off before they were complete "+
+			"(finish_reason %q), so it was not run. Send the call again with shorter arguments.",
+			call.Function.Name, res.FinishReason)
+		act := event.ToolActivity{ID: call.ID, Name: call.Function.Name, Label: s.toolLabel(call.Function.Name),
+			Detail: "arguments truncated", Status: "error", Result: "truncated: not run"}
+		em.Emit(event.Event{Type: event.Tool, Value: act})
+		r.activity = append(r.activity, act)
+		msgs = append(msgs, llm.Message{Role: "tool", ToolCallID: call.ID, Name: call.Function.Name, Content: msg})
+	}
+	return msgs
+}
+
+// runTool runs one call and returns the content for the model. Errors and
+// panics become an "error: …" result; they never abort the turn.
+func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *reply, em event.Emitter) string {
+	name := call.Function.Name
+	args := json.RawMessage(call.Function.Arguments)
+	if len(strings.TrimSpace(call.Function.Arguments)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	tool, ok := s.tools.Get(name)
+	act := event.ToolActivity{ID: call.ID, Name: name, Label: s.toolLabel(name), Status: "running"}
+	if ok && tool.Detail != nil {
+		act.Detail = tool.Detail(args)
+	}
+	em.Emit(event.Event{Type: event.Tool, Value: act})
+
+	var res tools.Result
+	var err error
+	switch {
+	case !ok:
+		err = fmt.Errorf("unknown tool %q", name)
+	case !json.Valid(args):
+		err = errors.New("the arguments are not valid JSON")
+	default:
+		res, err = s.callTool(ctx, tool, tools.Call{SessionID: t.SessionID, Args: args})
+	}
+	content := res.Content
+	act.Status = "done"
+	if err != nil {
+		act.Status = "error"
+		content = "error: " + err.Error()
+		s.log.Info("tool call failed", "tool", name, "err", err)
+	}
+	act.Result = clipRunes(content, activityResultRunes)
+	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result}})
+	r.activity = append(r.activity, act)
+	if err == nil && res.NotesUpdated {
+		em.Emit(event.Event{Type: event.NotesUpdated})
+	}
+	if err == nil && len(res.Sources) > 0 {
+		em.Emit(event.Event{Type: event.Sources, Value: res.Sources})
+	}
+	return content
+}
+
+func (s *Service) callTool(ctx context.Context, tool tools.Tool, call tools.Call) (res tools.Result, err error) {
+	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("tool panicked", "tool", tool.Name, "panic", p, "stack", string(debug.Stack()))
+			err = fmt.Errorf("the tool failed unexpectedly")
+		}
+	}()
+	return tool.Run(ctx, call)
+}
+
+func (s *Service) toolLabel(name string) string {
+	if s.tools != nil {
+		if t, ok := s.tools.Get(name); ok && t.Label != "" {
+			return t.Label
+		}
+	}
+	return name
+}
+
+func (s *Service) isToolless(model string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.toolless[model]
+}
+
+func (s *Service) markToolless(model string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.toolless[model] = true
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
