@@ -1,0 +1,119 @@
+// The chat adapter: one turn = one Send call plus the events streamed on
+// "chat:turn:<turnId>". The listener is attached before Send (so no early
+// event is lost) and removed when the turn ends, whatever way it ends.
+import * as ChatService from '../../wailsjs/go/app/ChatService'
+import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { call, errorMessage } from './errors'
+import type { SendInput, Source, ToolActivity, TurnEvent, TurnStart } from './types'
+
+export interface TurnHandlers {
+  onSessionId?(sessionId: string): void
+  onChunk?(delta: string): void
+  onTool?(activity: ToolActivity): void
+  onNotesUpdated?(): void
+  onSources?(sources: Source[]): void
+}
+
+/** How a turn ended. `started` is false when Send itself was rejected. */
+export type TurnEnd = { ok: true } | { ok: false; error: string; started: boolean }
+
+export interface TurnHandle {
+  turnId: string
+  /** Resolves once the user's message is stored; rejects with an Error if Send failed. */
+  started: Promise<TurnStart>
+  /** Resolves (never rejects) when the turn is over. */
+  done: Promise<TurnEnd>
+  /** Asks the backend to cancel the turn; the partial reply is kept. */
+  stop(): Promise<void>
+}
+
+export function turnEventName(turnId: string): string {
+  return 'chat:turn:' + turnId
+}
+
+function newTurnId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') {
+    return crypto.randomUUID()
+  }
+  return 't-' + Date.now().toString(36) + '-' + Math.random().toString(36).slice(2)
+}
+
+function parseEvent(raw: unknown): TurnEvent | null {
+  let ev = raw
+  if (typeof ev === 'string') {
+    try {
+      ev = JSON.parse(ev)
+    } catch {
+      return null
+    }
+  }
+  if (!ev || typeof ev !== 'object' || typeof (ev as { type?: unknown }).type !== 'string') {
+    return null
+  }
+  return ev as TurnEvent
+}
+
+export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnHandle {
+  const turnId = newTurnId()
+  let finished = false
+  let resolveDone!: (end: TurnEnd) => void
+  const done = new Promise<TurnEnd>((r) => (resolveDone = r))
+
+  let unsubscribe: (() => void) | null = null
+  const finish = (end: TurnEnd) => {
+    if (finished) return
+    finished = true
+    if (unsubscribe) {
+      unsubscribe()
+      unsubscribe = null
+    }
+    resolveDone(end)
+  }
+
+  unsubscribe = EventsOn(turnEventName(turnId), (raw: unknown) => {
+    if (finished) return
+    const ev = parseEvent(raw)
+    if (!ev) return
+    switch (ev.type) {
+      case 'session_id':
+        if (typeof ev.value === 'string' && ev.value) handlers.onSessionId?.(ev.value)
+        break
+      case 'chunk':
+        if (typeof ev.value === 'string') handlers.onChunk?.(ev.value)
+        break
+      case 'tool':
+        if (ev.value && typeof ev.value.id === 'string') handlers.onTool?.(ev.value)
+        break
+      case 'notes_updated':
+        handlers.onNotesUpdated?.()
+        break
+      case 'sources':
+        if (Array.isArray(ev.value)) handlers.onSources?.(ev.value)
+        break
+      case 'done':
+        finish({ ok: true })
+        break
+      case 'error':
+        finish({ ok: false, error: String(ev.value ?? ''), started: true })
+        break
+    }
+  })
+
+  const started = call(() =>
+    ChatService.Send({ turnId, sessionId: input.sessionId, text: input.text, model: input.model }),
+  ) as Promise<TurnStart>
+  started.catch((err: unknown) => finish({ ok: false, error: errorMessage(err), started: false }))
+
+  const stop = async () => {
+    if (finished) return
+    try {
+      await started
+    } catch {
+      return // Send failed: there is nothing to stop
+    }
+    if (finished) return
+    await call(() => ChatService.Stop(turnId))
+  }
+
+  return { turnId, started, done, stop }
+}

@@ -1,0 +1,68 @@
+// Plain data types for the app, derived from the generated Wails models so a
+// change on the Go side shows up here as a type error. The generated classes
+// with a convertValues helper are reduced to their data fields.
+import type { app } from '../../wailsjs/go/models'
+
+type Data<T> = Omit<T, 'convertValues'>
+
+export type Session = app.Session
+export type Message = app.Message
+export type Memory = app.Memory
+export type LogEntry = app.LogEntry
+export type LogDetail = app.LogDetail
+export type ModelPreset = app.ModelPreset
+export type SettingField = app.SettingField
+export type AppInfo = app.AppInfo
+
+export interface ImportResult extends Omit<Data<app.ImportResult>, 'session'> {
+  session: Session
+}
+export interface LogPage extends Omit<Data<app.LogPage>, 'entries'> {
+  entries: LogEntry[]
+}
+export interface ModelOptions extends Omit<Data<app.ModelOptions>, 'presets'> {
+  presets: ModelPreset[]
+}
+export interface SettingsView extends Omit<Data<app.SettingsView>, 'fields'> {
+  fields: SettingField[]
+}
+export interface SettingsUpdate {
+  values: Record<string, string>
+  clear: string[]
+}
+export interface TurnStart extends Omit<Data<app.TurnStart>, 'userMessage'> {
+  userMessage: Message
+}
+
+/** What the UI asks for when it sends a message (the adapter adds turnId). */
+export interface SendInput {
+  sessionId: string
+  text: string
+  model: string
+}
+
+/** The value of a `tool` event: a start, then an end with the same id. */
+export interface ToolActivity {
+  id: string
+  name?: string
+  label?: string
+  detail?: string
+  status: 'running' | 'done' | 'error' | string
+  result?: string
+}
+
+/** One cited page, an element of a `sources` event. */
+export interface Source {
+  title: string
+  url: string
+}
+
+/** One event of a turn's stream, as the Go side emits it. */
+export type TurnEvent =
+  | { type: 'session_id'; value: string }
+  | { type: 'chunk'; value: string }
+  | { type: 'tool'; value: ToolActivity }
+  | { type: 'notes_updated'; value?: unknown }
+  | { type: 'sources'; value: Source[] }
+  | { type: 'done'; value?: unknown }
+  | { type: 'error'; value: string }

@@ -1,0 +1,210 @@
+// The chat: the open session's stored messages plus the turns streaming now.
+// Each turn keeps its own state, so a reply keeps streaming (and ends
+// correctly) while the user looks at another session.
+import { defineStore } from 'pinia'
+import { computed, markRaw, ref, watch } from 'vue'
+import * as chatApi from '@/api/chat'
+import type { TurnEnd, TurnHandle } from '@/api/chat'
+import * as sessionsApi from '@/api/sessions'
+import type { Source, ToolActivity } from '@/api/types'
+import {
+  draftMessage, fromStored, mergeTool, visibleMessages, type ChatMessage,
+} from '@/utils/turn'
+import { useSessionStore } from './sessions'
+import { useToastStore } from './toasts'
+
+export type TurnStatus = 'streaming' | 'stopping' | 'ended'
+
+export interface Turn {
+  turnId: string
+  /** The session the turn belongs to; "" until a new chat's session is created. */
+  sessionId: string
+  status: TurnStatus
+  error: string
+  notesUpdated: boolean
+  user: ChatMessage
+  assistant: ChatMessage
+}
+
+export const useChatStore = defineStore('chat', () => {
+  const sessions = useSessionStore()
+  const toasts = useToastStore()
+
+  const stored = ref<ChatMessage[]>([])
+  const loading = ref(false)
+  const turns = ref<Turn[]>([])
+  /** The last turn error, for the UI. */
+  const lastError = ref<string | null>(null)
+  /** Text of a message that could not be sent, for the input box to restore. */
+  const unsentText = ref<string | null>(null)
+  /** Bumped when a turn reports notes_updated. */
+  const notesVersion = ref(0)
+
+  const handles = new Map<string, TurnHandle>()
+  let loadSeq = 0
+  let keySeq = 0
+
+  const belongsToCurrent = (t: Turn) =>
+    t.sessionId ? t.sessionId === sessions.currentId : sessions.currentId === null
+
+  const currentTurn = computed(
+    () => turns.value.find((t) => t.status !== 'ended' && belongsToCurrent(t)) ?? null,
+  )
+  const isStreaming = computed(() => currentTurn.value !== null)
+  const messages = computed(() =>
+    visibleMessages(stored.value, turns.value.filter(belongsToCurrent)),
+  )
+
+  async function loadMessages(sessionId: string | null) {
+    const seq = ++loadSeq
+    if (!sessionId) {
+      stored.value = []
+      loading.value = false
+      return
+    }
+    loading.value = true
+    try {
+      const list = await sessionsApi.messages(sessionId)
+      if (seq === loadSeq) stored.value = list.map(fromStored)
+    } catch (e) {
+      if (seq === loadSeq) toasts.error(e)
+    } finally {
+      if (seq === loadSeq) loading.value = false
+    }
+  }
+
+  // Opening another session shows its history.
+  watch(
+    () => sessions.currentId,
+    (id, old) => {
+      if (id === old) return
+      stored.value = []
+      void loadMessages(id)
+    },
+  )
+
+  const findTurn = (turnId: string) => turns.value.find((t) => t.turnId === turnId)
+
+  function adoptSession(turn: Turn, sessionId: string) {
+    if (!sessionId || turn.sessionId === sessionId) return
+    const wasDraft = turn.sessionId === ''
+    turn.sessionId = sessionId
+    turn.user.sessionId = sessionId
+    turn.assistant.sessionId = sessionId
+    if (wasDraft) {
+      void sessions.adopt(sessionId).catch((e) => toasts.error(e))
+    }
+  }
+
+  async function finishTurn(turnId: string, end: TurnEnd) {
+    const turn = findTurn(turnId)
+    handles.delete(turnId)
+    if (!turn) return
+    turn.status = 'ended'
+    turn.assistant.pending = false
+    if (!end.ok) {
+      turn.error = end.error
+      turn.assistant.status = 'error'
+      turn.assistant.error = end.error
+      lastError.value = end.error
+      toasts.push(end.error, 'error')
+      if (!end.started) {
+        // Nothing was stored: give the text back to the input box.
+        unsentText.value = turn.user.content
+        turns.value = turns.value.filter((t) => t.turnId !== turnId)
+        return
+      }
+    }
+    // The stored reply (complete, partial or error) replaces the live one.
+    if (turn.sessionId && turn.sessionId === sessions.currentId) {
+      await loadMessages(turn.sessionId)
+    }
+    turns.value = turns.value.filter((t) => t.turnId !== turnId)
+    if (turn.sessionId) {
+      sessions.touch(turn.sessionId)
+      void sessions.load().catch(() => {})
+    }
+  }
+
+  /** Sends text in the open chat; a new chat gets its session from the backend. */
+  function send(text: string): boolean {
+    const body = text.trim()
+    if (!body || isStreaming.value) return false
+    lastError.value = null
+    unsentText.value = null
+    const sessionId = sessions.currentId ?? ''
+    const model = sessions.currentModel
+    const n = ++keySeq
+    const turn: Turn = {
+      turnId: '',
+      sessionId,
+      status: 'streaming',
+      error: '',
+      notesUpdated: false,
+      user: draftMessage(`live-u${n}`, 'user', body, model, sessionId),
+      assistant: draftMessage(`live-a${n}`, 'assistant', '', model, sessionId),
+    }
+    turns.value = [...turns.value, turn]
+    // Work on the reactive proxy from here on.
+    const live = turns.value[turns.value.length - 1]
+    const handle = chatApi.streamTurn(
+      { sessionId, text: body, model },
+      {
+        onSessionId: (id) => adoptSession(live, id),
+        onChunk: (delta) => {
+          live.assistant.content += delta
+        },
+        onTool: (ev: ToolActivity) => {
+          live.assistant.tools = mergeTool(live.assistant.tools, ev)
+        },
+        onSources: (list: Source[]) => {
+          live.assistant.sources = list
+        },
+        onNotesUpdated: () => {
+          live.notesUpdated = true
+          notesVersion.value++
+        },
+      },
+    )
+    live.turnId = handle.turnId
+    handles.set(handle.turnId, markRaw(handle))
+    handle.started.then(
+      (start) => {
+        live.user.id = start.userMessage?.id ?? 0
+        if (start.userMessage?.createdAt) live.user.createdAt = start.userMessage.createdAt
+        if (start.model) live.assistant.model = start.model
+        adoptSession(live, start.sessionId)
+      },
+      () => {},
+    )
+    void handle.done.then((end) => finishTurn(handle.turnId, end))
+    return true
+  }
+
+  /** Stops the open chat's streaming reply; the backend keeps what arrived. */
+  async function stop() {
+    const turn = currentTurn.value
+    if (!turn || turn.status !== 'streaming') return
+    const handle = handles.get(turn.turnId)
+    if (!handle) return
+    turn.status = 'stopping'
+    try {
+      await handle.stop()
+    } catch (e) {
+      if (turn.status === 'stopping') turn.status = 'streaming'
+      toasts.error(e)
+    }
+  }
+
+  function takeUnsentText(): string | null {
+    const t = unsentText.value
+    unsentText.value = null
+    return t
+  }
+
+  return {
+    stored, loading, turns, lastError, unsentText, notesVersion,
+    currentTurn, isStreaming, messages,
+    loadMessages, send, stop, takeUnsentText,
+  }
+})

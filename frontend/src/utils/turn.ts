@@ -1,0 +1,82 @@
+// Pure helpers of the chat store: message shapes and merging the streaming
+// turns into the stored history.
+import type { Message, Source, ToolActivity } from '@/api/types'
+
+/** A message as the chat window shows it: stored, or still streaming. */
+export interface ChatMessage extends Message {
+  /** Stable key for list rendering. */
+  key: string
+  /** True while the reply is streaming (not stored yet). */
+  pending: boolean
+  tools: ToolActivity[]
+  sources: Source[]
+}
+
+export function fromStored(m: Message): ChatMessage {
+  return { ...m, key: 'm' + m.id, pending: false, tools: [], sources: [] }
+}
+
+export function draftMessage(
+  key: string,
+  role: 'user' | 'assistant',
+  content: string,
+  model: string,
+  sessionId: string,
+): ChatMessage {
+  return {
+    key,
+    id: 0,
+    sessionId,
+    role,
+    content,
+    status: role === 'assistant' ? 'streaming' : 'complete',
+    error: '',
+    model,
+    createdAt: new Date().toISOString(),
+    archived: false,
+    pending: role === 'assistant',
+    tools: [],
+    sources: [],
+  }
+}
+
+/**
+ * Merges a tool event into the list: a start adds an entry, the end with the
+ * same id updates it (keeping the start's name, label and detail).
+ */
+export function mergeTool(list: ToolActivity[], ev: ToolActivity): ToolActivity[] {
+  const i = list.findIndex((t) => t.id === ev.id)
+  if (i < 0) return [...list, { ...ev }]
+  const merged: ToolActivity = { ...list[i] }
+  for (const [k, v] of Object.entries(ev) as [keyof ToolActivity, string | undefined][]) {
+    if (v !== undefined && v !== '') merged[k] = v
+  }
+  const out = list.slice()
+  out[i] = merged
+  return out
+}
+
+/** The pieces of a live turn that the chat window shows. */
+export interface LiveTurn {
+  user: ChatMessage
+  assistant: ChatMessage
+}
+
+/**
+ * The messages to show: the stored history, then each live turn's user
+ * message (unless the history already holds it) and its streaming reply.
+ */
+export function visibleMessages(stored: ChatMessage[], live: LiveTurn[]): ChatMessage[] {
+  if (live.length === 0) return stored
+  const ids = new Set(stored.map((m) => m.id))
+  const lastUser = [...stored].reverse().find((m) => m.role === 'user')
+  const out = stored.slice()
+  for (const t of live) {
+    const known =
+      (t.user.id !== 0 && ids.has(t.user.id)) ||
+      (t.user.id === 0 && lastUser !== undefined && lastUser.content === t.user.content)
+    if (!known) out.push(t.user)
+    out.push(t.assistant)
+  }
+  return out
+}

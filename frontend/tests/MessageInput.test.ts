@@ -1,0 +1,142 @@
+import { mount, type VueWrapper } from '@vue/test-utils'
+import { afterEach, describe, expect, it } from 'vitest'
+import MessageInput from '@/components/MessageInput.vue'
+import { keydown, testI18n } from './helpers'
+
+let t = 10_000
+const now = () => t
+let wrapper: VueWrapper | null = null
+
+function setup(props: Record<string, unknown> = {}) {
+  wrapper = mount(MessageInput, {
+    props: { now, ...props },
+    global: { plugins: [testI18n()] },
+    attachTo: document.body,
+  })
+  const textarea = wrapper.get('textarea').element as HTMLTextAreaElement
+  return { w: wrapper, textarea }
+}
+
+async function type(textarea: HTMLTextAreaElement, text: string) {
+  textarea.value = text
+  textarea.dispatchEvent(new Event('input'))
+  await wrapper!.vm.$nextTick()
+}
+
+function press(textarea: HTMLTextAreaElement, init: Parameters<typeof keydown>[0]) {
+  const e = keydown({ key: 'Enter', ...init })
+  textarea.dispatchEvent(e)
+  return e
+}
+
+const sent = () => (wrapper!.emitted('send') ?? []).map((args) => args[0])
+
+afterEach(() => {
+  wrapper?.unmount()
+  wrapper = null
+  t += 10_000
+})
+
+describe('MessageInput', () => {
+  it('sends on Enter and clears the box', async () => {
+    const { textarea } = setup()
+    await type(textarea, 'こんにちは')
+    const e = press(textarea, { keyCode: 13 })
+    expect(sent()).toEqual(['こんにちは'])
+    expect(e.defaultPrevented).toBe(true)
+    await wrapper!.vm.$nextTick()
+    expect(textarea.value).toBe('')
+  })
+
+  it('does not send on Shift+Enter (a newline)', async () => {
+    const { textarea } = setup()
+    await type(textarea, 'line 1')
+    const e = press(textarea, { keyCode: 13, shiftKey: true })
+    expect(sent()).toEqual([])
+    expect(e.defaultPrevented).toBe(false)
+  })
+
+  it('does not send on Enter with isComposing', async () => {
+    const { textarea } = setup()
+    await type(textarea, 'にほんご')
+    press(textarea, { isComposing: true, keyCode: 229 })
+    press(textarea, { isComposing: true })
+    expect(sent()).toEqual([])
+    expect(textarea.value).toBe('にほんご')
+  })
+
+  it('does not send on keyCode 229', async () => {
+    const { textarea } = setup()
+    await type(textarea, 'にほんご')
+    press(textarea, { keyCode: 229 })
+    expect(sent()).toEqual([])
+  })
+
+  it('does not send between compositionstart and compositionend', async () => {
+    const { textarea } = setup()
+    await type(textarea, 'か')
+    textarea.dispatchEvent(new CompositionEvent('compositionstart'))
+    press(textarea, { keyCode: 13 })
+    expect(sent()).toEqual([])
+  })
+
+  it('does not send in the WebKit order (compositionend, then the Enter keydown)', async () => {
+    const { textarea } = setup()
+    textarea.dispatchEvent(new CompositionEvent('compositionstart'))
+    await type(textarea, '漢字')
+    textarea.dispatchEvent(new CompositionEvent('compositionend'))
+    t += 3 // the confirming keydown follows at once, isComposing already false
+    const e = press(textarea, { keyCode: 13, isComposing: false })
+    expect(sent()).toEqual([])
+    expect(e.defaultPrevented).toBe(true) // no stray newline either
+    expect(textarea.value).toBe('漢字')
+  })
+
+  it('sends on a later plain Enter after a composition', async () => {
+    const { textarea } = setup()
+    textarea.dispatchEvent(new CompositionEvent('compositionstart'))
+    await type(textarea, '漢字')
+    textarea.dispatchEvent(new CompositionEvent('compositionend'))
+    t += 2
+    press(textarea, { keyCode: 229, isComposing: false })
+    expect(sent()).toEqual([])
+    t += 800
+    press(textarea, { keyCode: 13 })
+    expect(sent()).toEqual(['漢字'])
+  })
+
+  it('does not send empty or whitespace-only input', async () => {
+    const { w, textarea } = setup()
+    press(textarea, { keyCode: 13 })
+    await type(textarea, '   \n\t ')
+    press(textarea, { keyCode: 13 })
+    expect(sent()).toEqual([])
+    expect(w.get('[data-test="send"]').attributes('disabled')).toBeDefined()
+  })
+
+  it('sends with the Send button', async () => {
+    const { w, textarea } = setup()
+    await type(textarea, 'hi')
+    await w.get('form').trigger('submit')
+    expect(sent()).toEqual(['hi'])
+  })
+
+  it('does not send while streaming and shows Stop instead of Send', async () => {
+    const { w, textarea } = setup({ streaming: true })
+    await type(textarea, 'next question')
+    press(textarea, { keyCode: 13 })
+    await w.get('form').trigger('submit')
+    expect(sent()).toEqual([])
+    expect(w.find('[data-test="send"]').exists()).toBe(false)
+    await w.get('[data-test="stop"]').trigger('click')
+    expect(w.emitted('stop')).toHaveLength(1)
+    expect(textarea.value).toBe('next question')
+  })
+
+  it('puts a message that failed to send back into an empty box', async () => {
+    const { w, textarea } = setup()
+    await w.setProps({ restore: 'lost text' })
+    expect(textarea.value).toBe('lost text')
+    expect(w.emitted('restored')).toHaveLength(1)
+  })
+})

@@ -1,0 +1,149 @@
+import { mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { SettingField } from '@/api/types'
+import MessageItem from '@/components/MessageItem.vue'
+import SettingFieldRow from '@/components/SettingFieldRow.vue'
+import { i18n, initLocale, setLocale } from '@/i18n'
+import en from '@/locales/en'
+import ja from '@/locales/ja'
+import { draftMessage, fromStored } from '@/utils/turn'
+import { testI18n } from './helpers'
+
+vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
+
+const field = (over: Partial<SettingField> = {}): SettingField => ({
+  key: 'OPENAI_API_KEY', value: 'sk-…abcd', secret: true, isSet: true, source: 'gui', group: 'providers',
+  kind: 'string', default: '', choices: [], doc: 'API key for openai/ models.', ...over,
+})
+
+beforeEach(() => setActivePinia(createPinia()))
+
+describe('SettingFieldRow', () => {
+  it('shows a secret masked and only offers an empty replace input', async () => {
+    const w = mount(SettingFieldRow, {
+      props: { field: field(), edit: undefined },
+      global: { plugins: [testI18n()] },
+    })
+    expect(w.text()).toContain('sk-…abcd')
+    expect(w.find('[data-test="secret-input"]').exists()).toBe(false)
+    await w.get('[data-test="replace"]').trigger('click')
+    const input = w.get('[data-test="secret-input"]').element as HTMLInputElement
+    expect(input.type).toBe('password')
+    expect(input.value).toBe('')
+    input.value = 'sk-new'
+    await w.get('[data-test="secret-input"]').trigger('input')
+    expect(w.emitted('change')?.at(-1)).toEqual(['sk-new'])
+    input.value = ''
+    await w.get('[data-test="secret-input"]').trigger('input')
+    expect(w.emitted('change')?.at(-1)).toEqual([undefined]) // "" keeps the stored secret
+  })
+
+  it('shows the source badge and a reset button only for values set in the GUI', async () => {
+    const gui = mount(SettingFieldRow, {
+      props: { field: field({ secret: false, key: 'DEFAULT_MODEL', value: 'openai/gpt-4o-mini' }), edit: undefined },
+      global: { plugins: [testI18n()] },
+    })
+    expect(gui.get('[data-test="source"]').text()).toBe('settings')
+    await gui.get('[data-test="reset"]').trigger('click')
+    expect(gui.emitted('reset')).toHaveLength(1)
+    const env = mount(SettingFieldRow, {
+      props: { field: field({ secret: false, source: 'env' }), edit: undefined },
+      global: { plugins: [testI18n()] },
+    })
+    expect(env.get('[data-test="source"]').text()).toBe('environment')
+    expect(env.find('[data-test="reset"]').exists()).toBe(false)
+  })
+
+  it('edits booleans with a checkbox and choices with a select, showing help and default', async () => {
+    const bool = mount(SettingFieldRow, {
+      props: { field: field({ key: 'DEBUG', secret: false, kind: 'bool', value: 'false', default: 'false', source: 'default', doc: 'Verbose diagnostics.' }), edit: undefined },
+      global: { plugins: [testI18n()] },
+    })
+    expect(bool.text()).toContain('Verbose diagnostics.')
+    expect(bool.text()).toContain('Default: false')
+    const box = bool.get('[data-test="bool-input"]')
+    ;(box.element as HTMLInputElement).checked = true
+    await box.trigger('change')
+    expect(bool.emitted('change')?.at(-1)).toEqual(['true'])
+    ;(box.element as HTMLInputElement).checked = false
+    await box.trigger('change')
+    expect(bool.emitted('change')?.at(-1)).toEqual([undefined]) // back to the saved value
+
+    const choice = mount(SettingFieldRow, {
+      props: { field: field({ key: 'LOG_LEVEL', secret: false, value: 'info', choices: ['debug', 'info', 'warn', 'error'] }), edit: undefined },
+      global: { plugins: [testI18n()] },
+    })
+    const select = choice.get('[data-test="choice-input"]')
+    expect(select.findAll('option').map((o) => o.text())).toEqual(['debug', 'info', 'warn', 'error'])
+    await select.setValue('warn')
+    expect(choice.emitted('change')?.at(-1)).toEqual(['warn'])
+  })
+
+  it('shows Japanese help for known keys in the Japanese UI', () => {
+    const w = mount(SettingFieldRow, {
+      props: { field: field({ key: 'DEFAULT_MODEL', secret: false, kind: 'model', value: '' }), edit: undefined },
+      global: { plugins: [testI18n('ja')] },
+    })
+    expect(w.text()).toContain('新しいチャットで使うモデル')
+  })
+})
+
+describe('MessageItem', () => {
+  const mountItem = (message: ReturnType<typeof fromStored>) =>
+    mount(MessageItem, { props: { message }, global: { plugins: [testI18n()] } })
+  const base = { id: 1, sessionId: 's', content: 'x', error: '', model: '', createdAt: '2025-01-01T00:00:00Z' }
+
+  it('labels archived, partial and failed messages', () => {
+    const archived = mountItem(fromStored({ ...base, role: 'user', status: 'complete', archived: true }))
+    expect(archived.get('[data-test="archived"]').text()).toBe('summarised into memory')
+    expect(archived.classes()).toContain('archived')
+    const partial = mountItem(fromStored({ ...base, role: 'assistant', status: 'partial', archived: false }))
+    expect(partial.find('[data-test="partial"]').exists()).toBe(true)
+    const failed = mountItem(
+      fromStored({ ...base, role: 'assistant', status: 'error', error: 'quota', archived: false }),
+    )
+    expect(failed.find('[data-test="error"]').exists()).toBe(true)
+    expect(failed.text()).toContain('quota')
+  })
+
+  it('renders markdown for the assistant only', () => {
+    const a = mountItem(fromStored({ ...base, role: 'assistant', content: '**bold**', status: 'complete', archived: false }))
+    expect(a.find('strong').text()).toBe('bold')
+    const u = mountItem(fromStored({ ...base, role: 'user', content: '**bold**', status: 'complete', archived: false }))
+    expect(u.find('strong').exists()).toBe(false)
+    expect(u.text()).toContain('**bold**')
+  })
+
+  it('shows a waiting line before the first chunk', () => {
+    const w = mountItem(draftMessage('k', 'assistant', '', '', 's'))
+    expect(w.text()).toContain('Thinking')
+  })
+})
+
+describe('i18n', () => {
+  function keys(o: object, prefix = ''): string[] {
+    return Object.entries(o).flatMap(([k, v]) =>
+      v && typeof v === 'object' ? keys(v, prefix + k + '.') : [prefix + k],
+    )
+  }
+
+  it('has the same keys in both languages', () => {
+    expect(keys(en).sort()).toEqual(keys(ja).sort())
+  })
+
+  it('follows the OS locale unless the user picked one', () => {
+    localStorage.clear()
+    initLocale('en')
+    expect(i18n.global.locale.value).toBe('en')
+    initLocale('ja')
+    expect(i18n.global.locale.value).toBe('ja')
+    setLocale('en')
+    expect(localStorage.getItem('playchat.locale')).toBe('en')
+    initLocale('ja')
+    expect(i18n.global.locale.value).toBe('en')
+    setLocale(null)
+    expect(i18n.global.locale.value).toBe('ja')
+    expect(localStorage.getItem('playchat.locale')).toBeNull()
+  })
+})
