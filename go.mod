@@ -8,6 +8,14 @@ require (
 )
 
 require (
+	github.com/fsnotify/fsnotify v1.9.0 // indirect
+	github.com/ikawaha/kagome-dict v1.1.7 // indirect
+	github.com/ikawaha/kagome-dict/ipa v1.2.6 // indirect
+	github.com/ikawaha/kagome-dict/uni v1.2.6 // indirect
+	github.com/ikawaha/kagome/v2 v2.10.3 // indirect
+)
+
+require (
 	github.com/adrg/xdg v0.5.3
 	github.com/bep/debounce v1.2.1 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
@@ -49,7 +57,7 @@ require (
 	golang.org/x/exp v0.0.0-20250620022241-b7579e27df2b // indirect
 	golang.org/x/net v0.35.0 // indirect
 	golang.org/x/sys v0.38.0 // indirect
-	golang.org/x/text v0.22.0 // indirect
+	golang.org/x/text v0.32.0 // indirect
 	modernc.org/libc v1.66.10 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect

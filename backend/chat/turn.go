@@ -67,7 +67,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		if strings.TrimSpace(text) != "" {
 			reply.Status = store.StatusPartial
 		}
-		reply.Error = err.Error()
+		reply.Error = userError(err)
 	}
 
 	// Store the reply even when the turn's context was cancelled.
@@ -84,7 +84,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 
 	if err != nil && !stopped {
 		t.result.Err = err
-		em.Emit(event.Event{Type: event.Error, Value: err.Error()})
+		em.Emit(event.Event{Type: event.Error, Value: userError(err)})
 	} else {
 		em.Emit(event.Event{Type: event.Done})
 	}
@@ -106,10 +106,10 @@ func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: partial,
-		Status: store.StatusError, Error: err.Error(), Model: t.Model}
+		Status: store.StatusError, Error: userError(err), Model: t.Model}
 	if serr := s.db.InsertMessage(ctx, &reply); serr != nil {
 		s.log.Error("store failed reply", "err", serr)
 	}
 	t.result = Result{Reply: reply, Err: err}
-	em.Emit(event.Event{Type: event.Error, Value: err.Error()})
+	em.Emit(event.Event{Type: event.Error, Value: userError(err)})
 }

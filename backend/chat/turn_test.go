@@ -312,3 +312,13 @@ func TestBadRequestsStoreNothing(t *testing.T) {
 		t.Fatal("a bad request reached the model")
 	}
 }
+
+func TestAnUnreachableServerIsReportedPlainly(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := newCore(t, srv, "OPENAI_BASE_URL=http://127.0.0.1:9/v1")
+	res, rec, _ := turn(t, c, "", "hi")
+	want := "cannot reach the model server at http://127.0.0.1:9 (connect: connection refused)"
+	if res.Err == nil || res.Reply.Error != want || rec.events[len(rec.events)-1].Value != want {
+		t.Fatalf("error = %q / %v", res.Reply.Error, rec.events[len(rec.events)-1].Value)
+	}
+}
