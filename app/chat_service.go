@@ -22,7 +22,7 @@ func (s *ChatService) Send(req SendRequest) (TurnStart, error) {
 	name := event.TurnEventName(req.TurnID)
 	em := event.EmitterFunc(func(e event.Event) { p.Emit(name, e) })
 	t, err := c.Chat.Start(context.Background(), chat.TurnRequest{
-		TurnID: req.TurnID, SessionID: req.SessionID, Text: req.Text, Model: req.Model,
+		TurnID: req.TurnID, SessionID: req.SessionID, Text: req.Text, Model: req.Model, NotePageIDs: req.NotePageIDs,
 	}, em)
 	if err != nil {
 		return TurnStart{}, err

@@ -1,7 +1,10 @@
 package app
 
 import (
+	"encoding/json"
 	"time"
+
+	"playchat/backend/notes"
 
 	"playchat/backend/store"
 )
@@ -18,8 +21,26 @@ func toSession(s store.Session) Session {
 }
 
 func toMessage(m store.Message) Message {
-	return Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
-		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil}
+	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
+		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil, Tools: []ToolActivity{}}
+	if m.ToolActivity != "" {
+		// Written by the turn from event.ToolActivity; an unreadable value
+		// only hides the activity list.
+		_ = json.Unmarshal([]byte(m.ToolActivity), &out.Tools)
+	}
+	return out
+}
+
+func toNotePage(p notes.Page) NotePage {
+	return NotePage{ID: p.ID, Title: p.Title, Content: p.Content, Section: p.Section, Position: p.Position, UpdatedAt: ts(p.UpdatedAt)}
+}
+
+func toNotePages(ps []notes.Page) []NotePage {
+	out := make([]NotePage, len(ps))
+	for i, p := range ps {
+		out[i] = toNotePage(p)
+	}
+	return out
 }
 
 func toMemory(m store.Memory) Memory {

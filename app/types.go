@@ -27,6 +27,29 @@ type Message struct {
 	Model     string `json:"model"`
 	CreatedAt string `json:"createdAt"`
 	Archived  bool   `json:"archived"`
+	// Tools is the reply's tool activity as the activity list showed it.
+	Tools []ToolActivity `json:"tools"`
+}
+
+// ToolActivity is one tool call of a reply: the "tool" turn event's value,
+// merged by ID. Status is "running", "done" or "error".
+type ToolActivity struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Label  string `json:"label"`
+	Detail string `json:"detail"`
+	Status string `json:"status"`
+	Result string `json:"result"`
+}
+
+// NotePage is one page of the shared notes. Section "" means ungrouped.
+type NotePage struct {
+	ID        int64  `json:"id"`
+	Title     string `json:"title"`
+	Content   string `json:"content"`
+	Section   string `json:"section"`
+	Position  int    `json:"position"`
+	UpdatedAt string `json:"updatedAt"`
 }
 
 // SendRequest starts one chat turn. The frontend picks TurnID (a random id)
@@ -36,6 +59,8 @@ type SendRequest struct {
 	SessionID string `json:"sessionId"` // empty: create a new session
 	Text      string `json:"text"`
 	Model     string `json:"model"` // empty: the session's model, else DEFAULT_MODEL
+	// NotePageIDs are pinned to the session a new-session turn creates.
+	NotePageIDs []int64 `json:"notePageIds"`
 }
 
 // TurnStart is returned once the user's message is safely stored; the reply

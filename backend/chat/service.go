@@ -29,6 +29,11 @@ type Streamer interface {
 	Stream(ctx context.Context, req llm.Request, onDelta func(string)) (llm.StreamResult, error)
 }
 
+// Pinner pins note pages to a session (backend/notes implements it).
+type Pinner interface {
+	SetPins(ctx context.Context, sessionID string, pageIDs []int64) error
+}
+
 // Settings are read at the start of every turn, so GUI changes apply at once.
 type Settings struct {
 	// DefaultModel is DEFAULT_MODEL, used when neither the request nor the
@@ -60,6 +65,7 @@ type Service struct {
 	settings   func() Settings
 	layers     []Layer
 	tools      *tools.Registry
+	pinner     Pinner
 	log        *slog.Logger
 	clock      func() time.Time
 
@@ -78,7 +84,9 @@ type Options struct {
 	// layer 4 (memory) is added after them by the service.
 	Layers []Layer
 	// Tools are offered to the model on every request (nil: none).
-	Tools  *tools.Registry
+	Tools *tools.Registry
+	// Pinner pins note pages to a session (TurnRequest.NotePageIDs).
+	Pinner Pinner
 	Logger *slog.Logger
 	// Clock is for tests; default time.Now.
 	Clock func() time.Time
@@ -94,7 +102,7 @@ func New(o Options) *Service {
 	}
 	layers := append(append([]Layer{}, o.Layers...), memoryLayer{db: o.DB})
 	return &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
-		layers: layers, tools: o.Tools, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
+		layers: layers, tools: o.Tools, pinner: o.Pinner, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
 }
 
 // TurnRequest starts a turn.
@@ -108,6 +116,10 @@ type TurnRequest struct {
 	// Model overrides the session's model ("provider/model"); when it
 	// differs from the session's model the session keeps the new one.
 	Model string
+	// NotePageIDs, for a turn that creates its session, are pinned to the
+	// new session before the context is built (the frontend has no session
+	// id to pin them to yet).
+	NotePageIDs []int64
 }
 
 // Turn is one running (or finished) turn.
@@ -175,6 +187,12 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 			return nil, err
 		}
 		newSession = true
+		if len(req.NotePageIDs) > 0 && s.pinner != nil {
+			if err := s.pinner.SetPins(ctx, sess.ID, req.NotePageIDs); err != nil {
+				_ = s.db.DeleteSession(context.WithoutCancel(ctx), sess.ID)
+				return nil, err
+			}
+		}
 	} else if model != sess.Model {
 		if _, err := s.db.SetSessionModel(ctx, sess.ID, model); err != nil {
 			return nil, err

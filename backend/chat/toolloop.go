@@ -24,6 +24,10 @@ const toolTimeout = 60 * time.Second
 // activityResultRunes caps a tool result as shown in the activity list.
 const activityResultRunes = 400
 
+// MaxToolResultRunes caps what one tool call returns to the model (a note
+// page may hold 1 MiB); the rest is cut with a visible marker.
+const MaxToolResultRunes = 16000
+
 // reply is what the rounds of one turn produced.
 type reply struct {
 	text                           strings.Builder
@@ -146,6 +150,9 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 		s.log.Info("tool call failed", "tool", name, "err", err)
 	}
 	act.Result = clipRunes(content, activityResultRunes)
+	if r := []rune(content); len(r) > MaxToolResultRunes {
+		content = string(r[:MaxToolResultRunes]) + fmt.Sprintf("\n…(truncated: %d of %d characters shown)", MaxToolResultRunes, len(r))
+	}
 	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result}})
 	r.activity = append(r.activity, act)
 	if err == nil && res.NotesUpdated {

@@ -17,6 +17,7 @@ import (
 	"playchat/backend/config"
 	"playchat/backend/llm"
 	"playchat/backend/memory"
+	"playchat/backend/notes"
 	"playchat/backend/store"
 	"playchat/backend/tools"
 )
@@ -46,6 +47,7 @@ type Core struct {
 	Chat       *chat.Service
 	Summarizer *memory.Summarizer
 	Tools      *tools.Registry
+	Notes      *notes.Service
 	Log        *slog.Logger
 
 	closeLog func() error
@@ -105,8 +107,18 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		return memory.Settings{Threshold: cfg.SummarizeThreshold, Model: cfg.SummaryModel}
 	}, c.Log)
 	c.Tools = tools.NewRegistry()
+	c.Notes = notes.New(db)
+	if err := c.Tools.Register(notes.Tools(c.Notes)...); err != nil {
+		c.Close()
+		return nil, err
+	}
+	notesSettings := func() notes.Settings { return notes.Settings{ContentLimit: c.Config().SessionNotesContentLimit} }
 	c.Chat = chat.New(chat.Options{
 		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log, Tools: c.Tools,
+		// Context layers 1–3 in DESIGN.md §5 order; layer 4 (memory) is the
+		// chat service's own.
+		Layers: []chat.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings)},
+		Pinner: c.Notes,
 		Settings: func() chat.Settings {
 			cfg := c.Config()
 			return chat.Settings{DefaultModel: cfg.DefaultModel, ContextWindowTokens: cfg.ContextWindowTokens,

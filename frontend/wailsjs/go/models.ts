@@ -174,6 +174,28 @@ export namespace app {
 	        this.createdAt = source["createdAt"];
 	    }
 	}
+	export class ToolActivity {
+	    id: string;
+	    name: string;
+	    label: string;
+	    detail: string;
+	    status: string;
+	    result: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolActivity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.detail = source["detail"];
+	        this.status = source["status"];
+	        this.result = source["result"];
+	    }
+	}
 	export class Message {
 	    id: number;
 	    sessionId: string;
@@ -184,6 +206,7 @@ export namespace app {
 	    model: string;
 	    createdAt: string;
 	    archived: boolean;
+	    tools: ToolActivity[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -200,7 +223,26 @@ export namespace app {
 	        this.model = source["model"];
 	        this.createdAt = source["createdAt"];
 	        this.archived = source["archived"];
+	        this.tools = this.convertValues(source["tools"], ToolActivity);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ModelPreset {
 	    id: number;
@@ -255,11 +297,34 @@ export namespace app {
 		}
 	}
 	
+	export class NotePage {
+	    id: number;
+	    title: string;
+	    content: string;
+	    section: string;
+	    position: number;
+	    updatedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NotePage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.content = source["content"];
+	        this.section = source["section"];
+	        this.position = source["position"];
+	        this.updatedAt = source["updatedAt"];
+	    }
+	}
 	export class SendRequest {
 	    turnId: string;
 	    sessionId: string;
 	    text: string;
 	    model: string;
+	    notePageIds: number[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SendRequest(source);
@@ -271,6 +336,7 @@ export namespace app {
 	        this.sessionId = source["sessionId"];
 	        this.text = source["text"];
 	        this.model = source["model"];
+	        this.notePageIds = source["notePageIds"];
 	    }
 	}
 	
@@ -350,6 +416,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	export class TurnStart {
 	    turnId: string;
 	    sessionId: string;
