@@ -5,11 +5,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"embed"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // local times everywhere, even without the OS zone database
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -17,6 +20,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"playchat/app"
+	"playchat/backend/config"
 	"playchat/backend/core"
 	"playchat/cli"
 )
@@ -53,9 +57,27 @@ func main() {
 		OnShutdown:       a.Shutdown,
 		Bind:             a.Services(),
 		Linux:            &linux.Options{ProgramName: "playchat", Icon: icon},
+		// A second launch focuses the running window instead of opening
+		// another one on the same database.
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId:               instanceID(os.Environ()),
+			OnSecondInstanceLaunch: a.SecondInstance,
+		},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "playchat:", err)
 		os.Exit(1)
 	}
+}
+
+// instanceID names the single-instance lock after the data dir, so two
+// windows never share a database but different data dirs can run side by
+// side.
+func instanceID(environ []string) string {
+	dir, err := config.DataDir(environ)
+	if err != nil {
+		dir = "default"
+	}
+	sum := sha256.Sum256([]byte(dir))
+	return "dev.playchat.desktop." + hex.EncodeToString(sum[:6])
 }

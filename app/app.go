@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wailsapp/wails/v2/pkg/options"
+
 	"playchat/backend/core"
 )
 
@@ -48,6 +50,13 @@ func (a *App) Startup(ctx context.Context) {
 
 // DomReady runs once the page is loaded.
 func (a *App) DomReady(ctx context.Context) { fixSignalHandlers() }
+
+// SecondInstance brings the window forward when the app is launched again.
+func (a *App) SecondInstance(options.SecondInstanceData) {
+	if p := a.plat(); p != nil {
+		p.Show()
+	}
+}
 
 // Shutdown stops running turns (their partial replies are stored), waits
 // for background summaries and closes the database.

@@ -15,6 +15,8 @@ type Platform interface {
 	SaveFile(title, defaultName string) (string, error)
 	// OpenFile asks for a file to open; "" means the user cancelled.
 	OpenFile(title string) (string, error)
+	// Show brings the window to the front.
+	Show()
 }
 
 type desktopPlatform struct{ ctx context.Context }
@@ -35,4 +37,9 @@ func (p desktopPlatform) OpenFile(title string) (string, error) {
 		Title:   title,
 		Filters: []runtime.FileFilter{{DisplayName: "JSON (*.json)", Pattern: "*.json"}},
 	})
+}
+
+func (p desktopPlatform) Show() {
+	runtime.WindowUnminimise(p.ctx)
+	runtime.WindowShow(p.ctx)
 }
