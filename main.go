@@ -6,8 +6,8 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/signal"
