@@ -21,10 +21,10 @@ if [ -z "${BENCH_INNER:-}" ]; then
           ./build/bin/playchat >/dev/null 2>&1 & pid=$!
           for i in $(seq 100); do xdotool search --name "^playchat$" >/dev/null 2>&1 && break; sleep 0.2; done
           sleep 2
-          wid=$(xdotool search --name "^playchat$" | head -1)
+          wid=$(xdotool search --onlyvisible --name "^playchat$" | tail -1)
           xdotool windowactivate --sync "$wid" >/dev/null 2>&1 || true
           # open the session: it is the first (and only) one in the list
-          xdotool mousemove --window "$wid" 120 110 click 1
+          xdotool mousemove --window "$wid" 130 134 click 1
           sleep 5
           import -window root .artifacts/bench-1000.png 2>/dev/null || true
           total=0; parts=""
