@@ -99,3 +99,14 @@ func (s *NotesService) SetPins(sessionID string, pageIDs []int64) error {
 	}
 	return c.Notes.SetPins(context.Background(), sessionID, pageIDs)
 }
+
+// Rename changes only a page's title (its content is left as stored, so an
+// edit the AI made meanwhile is kept).
+func (s *NotesService) Rename(id int64, title string) (NotePage, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return NotePage{}, err
+	}
+	p, err := c.Notes.Update(context.Background(), id, &title, nil)
+	return toNotePage(p), err
+}

@@ -19,6 +19,12 @@ vi.mock('@/api/sessions', () => ({
   importFromFile: vi.fn(),
 }))
 
+vi.mock('@/api/notes', () => ({
+  list: vi.fn(async () => []),
+  pins: vi.fn(async () => []),
+  setPins: vi.fn(async () => {}),
+}))
+
 const chatApi = vi.mocked(await import('@/api/chat'))
 const sessionsApi = vi.mocked(await import('@/api/sessions'))
 
@@ -79,7 +85,7 @@ describe('chat store', () => {
     const { chat } = setup()
     const turn = fakeTurn()
     expect(chat.send('  hello  ')).toBe(true)
-    expect(turn.input).toEqual({ sessionId: 's1', text: 'hello', model: 'openai/gpt-4o-mini' })
+    expect(turn.input).toEqual({ sessionId: 's1', text: 'hello', model: 'openai/gpt-4o-mini', notePageIds: [] })
     expect(chat.isStreaming).toBe(true)
 
     turn.handlers.onChunk!('Hel')
@@ -159,7 +165,7 @@ describe('chat store', () => {
     sessions.draftModel = 'ollama/llama3.1'
     const turn = fakeTurn()
     chat.send('first message')
-    expect(turn.input).toEqual({ sessionId: '', text: 'first message', model: 'ollama/llama3.1' })
+    expect(turn.input).toEqual({ sessionId: '', text: 'first message', model: 'ollama/llama3.1', notePageIds: [] })
     sessionsApi.list.mockResolvedValue([session('s1'), session('new1')])
     turn.handlers.onSessionId!('new1')
     await flush()

@@ -100,7 +100,13 @@ export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnH
   })
 
   const started = call(() =>
-    ChatService.Send({ turnId, sessionId: input.sessionId, text: input.text, model: input.model }),
+    ChatService.Send({
+      turnId,
+      sessionId: input.sessionId,
+      text: input.text,
+      model: input.model,
+      notePageIds: input.notePageIds ?? [],
+    }),
   ) as Promise<TurnStart>
   started.catch((err: unknown) => finish({ ok: false, error: errorMessage(err), started: false }))
 

@@ -6,7 +6,7 @@ import type { app } from '../../wailsjs/go/models'
 type Data<T> = Omit<T, 'convertValues'>
 
 export type Session = app.Session
-export type Message = app.Message
+export type NotePage = app.NotePage
 export type Memory = app.Memory
 export type LogEntry = app.LogEntry
 export type LogDetail = app.LogDetail
@@ -30,6 +30,13 @@ export interface SettingsUpdate {
   values: Record<string, string>
   clear: string[]
 }
+/**
+ * A stored message. `tools` is the activity of the tool calls that produced
+ * a reply (null or missing for messages stored before tools existed).
+ */
+export interface Message extends Omit<Data<app.Message>, 'tools'> {
+  tools?: ToolActivity[] | null
+}
 export interface TurnStart extends Omit<Data<app.TurnStart>, 'userMessage'> {
   userMessage: Message
 }
@@ -39,6 +46,8 @@ export interface SendInput {
   sessionId: string
   text: string
   model: string
+  /** Note pages to pin to the session a new chat's first turn creates. */
+  notePageIds?: number[]
 }
 
 /** The value of a `tool` event: a start, then an end with the same id. */

@@ -10,6 +10,7 @@ import type { Source, ToolActivity } from '@/api/types'
 import {
   draftMessage, fromStored, mergeTool, visibleMessages, type ChatMessage,
 } from '@/utils/turn'
+import { useNotesStore } from './notes'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
 
@@ -22,12 +23,15 @@ export interface Turn {
   status: TurnStatus
   error: string
   notesUpdated: boolean
+  /** Note pages a new chat's first turn pins to the session it creates. */
+  notePageIds: number[]
   user: ChatMessage
   assistant: ChatMessage
 }
 
 export const useChatStore = defineStore('chat', () => {
   const sessions = useSessionStore()
+  const notes = useNotesStore()
   const toasts = useToastStore()
 
   const stored = ref<ChatMessage[]>([])
@@ -92,6 +96,7 @@ export const useChatStore = defineStore('chat', () => {
     turn.user.sessionId = sessionId
     turn.assistant.sessionId = sessionId
     if (wasDraft) {
+      notes.adoptPendingPins(sessionId, turn.notePageIds)
       void sessions.adopt(sessionId).catch((e) => toasts.error(e))
     }
   }
@@ -134,6 +139,7 @@ export const useChatStore = defineStore('chat', () => {
     unsentText.value = null
     const sessionId = sessions.currentId ?? ''
     const model = sessions.currentModel
+    const notePageIds = sessionId ? [] : notes.pinsForNewChat()
     const n = ++keySeq
     const turn: Turn = {
       turnId: '',
@@ -141,6 +147,7 @@ export const useChatStore = defineStore('chat', () => {
       status: 'streaming',
       error: '',
       notesUpdated: false,
+      notePageIds,
       user: draftMessage(`live-u${n}`, 'user', body, model, sessionId),
       assistant: draftMessage(`live-a${n}`, 'assistant', '', model, sessionId),
     }
@@ -148,7 +155,7 @@ export const useChatStore = defineStore('chat', () => {
     // Work on the reactive proxy from here on.
     const live = turns.value[turns.value.length - 1]
     const handle = chatApi.streamTurn(
-      { sessionId, text: body, model },
+      { sessionId, text: body, model, notePageIds },
       {
         onSessionId: (id) => adoptSession(live, id),
         onChunk: (delta) => {
@@ -163,6 +170,7 @@ export const useChatStore = defineStore('chat', () => {
         onNotesUpdated: () => {
           live.notesUpdated = true
           notesVersion.value++
+          void notes.onNotesUpdated()
         },
       },
     )

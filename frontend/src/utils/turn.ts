@@ -13,7 +13,7 @@ export interface ChatMessage extends Message {
 }
 
 export function fromStored(m: Message): ChatMessage {
-  return { ...m, key: 'm' + m.id, pending: false, tools: [], sources: [] }
+  return { ...m, key: 'm' + m.id, pending: false, tools: m.tools ?? [], sources: [] }
 }
 
 export function draftMessage(

@@ -10,6 +10,8 @@ export function List():Promise<Array<app.NotePage>>;
 
 export function Pins(arg1:string):Promise<Array<number>>;
 
+export function Rename(arg1:number,arg2:string):Promise<app.NotePage>;
+
 export function RenameSection(arg1:string,arg2:string):Promise<number>;
 
 export function Reorder(arg1:number,arg2:string,arg3:Array<number>):Promise<Array<app.NotePage>>;

@@ -18,6 +18,10 @@ export function Pins(arg1) {
   return window['go']['app']['NotesService']['Pins'](arg1);
 }
 
+export function Rename(arg1, arg2) {
+  return window['go']['app']['NotesService']['Rename'](arg1, arg2);
+}
+
 export function RenameSection(arg1, arg2) {
   return window['go']['app']['NotesService']['RenameSection'](arg1, arg2);
 }
