@@ -50,6 +50,7 @@ fakellm:
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
 e2e: build fakellm
 	scripts/e2e.sh
+	scripts/e2e-notes.sh
 
 ## bench: benchmarks, printed as a table
 bench: build fakellm

@@ -1,0 +1,108 @@
+# Shared helpers of the end-to-end scripts (sourced, not run). They run the
+# built app under Xvfb against the fake OpenAI-compatible server and drive
+# the real window with xdotool; screenshots go to .artifacts/<name>/.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=$ROOT/build/bin/playchat
+FAKE=$ROOT/build/bin/fakellm
+WORK=$(mktemp -d)
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+
+e2e_cleanup() {
+  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  [ -n "${FAKE_PID:-}" ] && kill "$FAKE_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap e2e_cleanup EXIT
+
+fail() {
+  echo "e2e: FAIL: $*" >&2
+  import -window root "$ART/failure.png" 2>/dev/null || true
+  [ -f "$WORK/app.log" ] && tail -30 "$WORK/app.log" >&2
+  [ -f "$WORK/data/logs/playchat.log" ] && tail -30 "$WORK/data/logs/playchat.log" >&2
+  exit 1
+}
+
+# start_fake SCRIPT_JSON [fakellm flags…]: starts the fake server; sets URL.
+start_fake() {
+  local script=$1
+  shift
+  "$FAKE" -addr 127.0.0.1:0 -script "$script" "$@" >"$WORK/fake.out" 2>&1 &
+  FAKE_PID=$!
+  for _ in $(seq 50); do grep -q FAKELLM_URL "$WORK/fake.out" && break; sleep 0.1; done
+  URL=$(sed -n 's/^FAKELLM_URL=//p' "$WORK/fake.out")
+  [ -n "$URL" ] || fail "fake server did not start"
+}
+
+# start_app: runs the app against the fake server; sets APP_PID and WID.
+start_app() {
+  export PLAYCHAT_DATA_DIR=$WORK/data OPENAI_BASE_URL=$URL DEFAULT_MODEL=openai/e2e-model
+  "$BIN" >"$WORK/app.log" 2>&1 &
+  APP_PID=$!
+  WID=""
+  for _ in $(seq 100); do
+    # GTK also maps a 10x10 leader window with the same name: take the visible one.
+    WID=$(xdotool search --onlyvisible --name '^playchat$' 2>/dev/null | tail -1 || true)
+    [ -n "$WID" ] && break
+    kill -0 "$APP_PID" 2>/dev/null || fail "the app exited at start-up"
+    sleep 0.2
+  done
+  [ -n "$WID" ] || fail "no playchat window appeared"
+  echo "e2e: window $WID is open"
+  sleep 3 # let the page load and settle
+  xdotool windowfocus --sync "$WID" 2>/dev/null || true
+}
+
+# send TEXT: clicks the message input and types TEXT, then Enter.
+send() {
+  local geo ww wh
+  geo=$(xdotool getwindowgeometry --shell "$WID")
+  ww=$(sed -n 's/^WIDTH=//p' <<<"$geo")
+  wh=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
+  xdotool mousemove --window "$WID" $((ww * 2 / 5)) $((wh - 60)) click 1
+  sleep 0.3
+  xdotool type --delay 40 "$1"
+  # xdotool types non-ASCII by remapping a spare keycode; let the last
+  # remapped key land before Enter.
+  sleep 0.4
+  xdotool key Return
+}
+
+# shot NAME: a screenshot of the screen into $ART/NAME.png.
+shot() { import -window root "$ART/$1.png"; }
+
+# ocr IMAGE: writes the words seen in IMAGE to $WORK/ocr.tsv (word, x, y,
+# w, h in screen pixels) and $WORK/ocr.txt. Two passes are merged: plain
+# grey reads dark and coloured text best, a thresholded pass reads grey UI
+# text (header buttons).
+ocr() {
+  : >"$WORK/ocr.tsv"
+  : >"$WORK/ocr.txt"
+  local pass
+  for pass in "" "-threshold 80%"; do
+    # shellcheck disable=SC2086
+    convert "$1" -resize 300% -colorspace Gray $pass "$WORK/ocr.png"
+    tesseract "$WORK/ocr.png" "$WORK/ocr1" >/dev/null 2>&1 || fail "tesseract failed"
+    tesseract "$WORK/ocr.png" "$WORK/ocr1" tsv >/dev/null 2>&1 || fail "tesseract failed"
+    cat "$WORK/ocr1.txt" >>"$WORK/ocr.txt"
+    awk -F'\t' 'NR > 1 && $12 != "" { printf "%s\t%d\t%d\t%d\t%d\n", $12, $7/3, $8/3, $9/3, $10/3 }' \
+      "$WORK/ocr1.tsv" >>"$WORK/ocr.tsv"
+  done
+}
+
+# find_word WORD: "x y w h" of the topmost occurrence of WORD in the last ocr.
+find_word() {
+  awk -F'\t' -v w="$1" '$1 == w { print $3, $2, $4, $5 }' "$WORK/ocr.tsv" | sort -n | head -1 |
+    awk '{ print $2, $1, $3, $4 }'
+}
+
+# wait_for DESCRIPTION COMMAND…: polls COMMAND for up to 20 s.
+wait_for() {
+  local what=$1
+  shift
+  for _ in $(seq 100); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
+  fail "timed out waiting for $what"
+}
+
+# sql QUERY: runs a read-only query on the app's database.
+sql() { sqlite3 -readonly "$WORK/data/playchat.db" "$1"; }
