@@ -27,16 +27,17 @@ if [ -z "${BENCH_INNER:-}" ]; then
           xdotool mousemove --window "$wid" 130 134 click 1
           sleep 5
           import -window root .artifacts/bench-1000.png 2>/dev/null || true
+          # the app and every process it started (WebKit web and network processes)
+          tree() { echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
           total=0; parts=""
-          for p in $pid $(pgrep -P $pid) $(pgrep -f WebKitWebProcess) $(pgrep -f WebKitNetworkProcess); do
+          for p in $(tree $pid); do
             [ -r /proc/$p/smaps_rollup ] || continue
             kb=$(awk "/^Pss:/{print \$2}" /proc/$p/smaps_rollup)
             name=$(tr -d "\0" </proc/$p/comm)
-            case " $seen " in *" $p "*) continue;; esac; seen="$seen $p"
             total=$((total + kb)); parts="$parts $name=$((kb/1024))MiB"
           done
           kill $pid; wait $pid 2>/dev/null || true
-          echo "$((total/1024)) MiB ($parts )"')
+          echo "PSS_RESULT $((total/1024)) MiB ($parts )"' | sed -n "s/^PSS_RESULT //p")
   rm -rf "$WORK"
 fi
 
@@ -52,4 +53,4 @@ printf '| %-58s | %-22s |\n' "added by playchat before the first chunk" "$(metri
 printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs / 200 memories / 20 active" "$(nsop '20-active') ms"
 printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs / 200 memories / 2000 active" "$(nsop '2000-active') ms"
 printf '| %-58s | %-22s |\n' "chunks relayed from stream to event sink" "$(metric ChunkRelay chunks/s) /s"
-[ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app + WebKit, 1,000-message session open" "${PSS%% (*}" && echo "  ${PSS#* }"
+[ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app + WebKit, 1,000-message session open" "${PSS%% (*}" && echo "  (${PSS#*(}"
