@@ -48,6 +48,7 @@ const en: typeof ja = {
     archived: 'summarised into memory',
     thinking: 'Thinking…',
     stopping: 'Stopping…',
+    showEarlier: 'Show {n} earlier messages',
     jumpToLatest: 'Jump to latest',
     loading: 'Loading messages…',
   },

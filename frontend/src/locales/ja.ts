@@ -46,6 +46,7 @@ export default {
     archived: 'メモリに要約済み',
     thinking: '考えています…',
     stopping: '停止しています…',
+    showEarlier: 'さらに前の {n} 件を表示',
     jumpToLatest: '最新へ移動',
     loading: 'メッセージを読み込み中…',
   },
