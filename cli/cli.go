@@ -32,7 +32,7 @@ func IsCommand(args []string) bool {
 		return false
 	}
 	switch args[0] {
-	case "ask", "sessions", "help", "-h", "--help", "version", "--version":
+	case "ask", "sessions", "kb", "help", "-h", "--help", "version", "--version":
 		return true
 	}
 	return false
@@ -54,6 +54,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = ask(ctx, args[1:], env)
 	case "sessions":
 		err = sessions(ctx, args[1:], env)
+	case "kb":
+		err = kbCmd(ctx, args[1:], env)
 	case "version", "--version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help":
@@ -94,6 +96,12 @@ Usage:
   playchat sessions list [--json]            list sessions, most recent first
   playchat sessions export ID [-o FILE]      write a session as JSON (stdout without -o)
   playchat sessions import FILE              import a session file ("-" reads stdin) as a new session
+  playchat kb status [--json]                index status of the knowledge base folder
+  playchat kb reindex                        rebuild the knowledge base index
+  playchat kb search [--json] [--limit N] QUERY
+                                             search the knowledge base (rank, path, score, excerpt)
+  playchat kb import --source DIR [--dest SUBDIR] [--mirror] [--dry-run]
+                                             copy a folder's .md files into the knowledge base
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

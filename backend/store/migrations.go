@@ -19,6 +19,10 @@ const (
 	// MigrationDesign applies DESIGN.md §3: message status, model, token
 	// counts and archiving; float32 BLOB embeddings; indexes.
 	MigrationDesign = "20261129000002_design_changes"
+	// MigrationKBIndex adds the local knowledge base's index (issue 4):
+	// per-document status, per-section chunks with their embeddings, and
+	// an FTS5 table of kagome-segmented text for BM25 (backend/kb).
+	MigrationKBIndex = "20261129000003_kb_index"
 	// MigrationToolActivity stores the tool activity of a reply with it, so
 	// a reloaded session still shows what ran (issue 3).
 	MigrationToolActivity = "20261129000004_message_tool_activity"
@@ -150,6 +154,31 @@ var steps = []step{
 		`ALTER TABLE api_logs ADD COLUMN prompt_tokens INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE api_logs ADD COLUMN completion_tokens INTEGER NOT NULL DEFAULT 0`,
 		`CREATE INDEX ix_sessions_updated ON sessions(updated_at)`,
+	}},
+	{MigrationKBIndex, []string{
+		`ALTER TABLE local_knowledge_docs ADD COLUMN error TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE local_knowledge_docs ADD COLUMN indexed_at DATETIME`,
+		`ALTER TABLE local_knowledge_docs ADD COLUMN chunk_count INTEGER NOT NULL DEFAULT 0`,
+		`CREATE TABLE local_knowledge_chunks (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			doc_id INTEGER NOT NULL REFERENCES local_knowledge_docs(id) ON DELETE CASCADE,
+			ord INTEGER NOT NULL,
+			heading TEXT NOT NULL DEFAULT '',
+			text TEXT NOT NULL,
+			text_hash VARCHAR NOT NULL,
+			embedding BLOB,
+			embedding_model VARCHAR NOT NULL DEFAULT '',
+			embedding_dim INTEGER NOT NULL DEFAULT 0,
+			UNIQUE (doc_id, ord))`,
+		`CREATE INDEX ix_local_knowledge_chunks_model ON local_knowledge_chunks(embedding_model, id)`,
+		// Contentless: the text lives in local_knowledge_chunks; the FTS
+		// rowid is the chunk id. Columns hold space-separated terms.
+		`CREATE VIRTUAL TABLE local_knowledge_fts USING fts5(title, heading, body,
+			content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`,
+		`CREATE VIRTUAL TABLE local_knowledge_fts_vocab USING fts5vocab(local_knowledge_fts, 'row')`,
+		`CREATE TABLE local_knowledge_meta (
+			key VARCHAR NOT NULL PRIMARY KEY,
+			value TEXT NOT NULL)`,
 	}},
 	{MigrationToolActivity, []string{
 		`ALTER TABLE messages ADD COLUMN tool_activity TEXT NOT NULL DEFAULT ''`,

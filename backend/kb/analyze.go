@@ -1,0 +1,362 @@
+package kb
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ikawaha/kagome-dict/ipa"
+	"github.com/ikawaha/kagome/v2/tokenizer"
+	"golang.org/x/text/width"
+)
+
+// The Japanese tokenizer: kagome v2 with the IPA dictionary. Loading it costs
+// about 0.5–0.7 s and 90 MiB of heap (BUILDING.md pitfall 7), so it is loaded
+// once per process, on the first text that needs it, never at start-up.
+var (
+	kagomeOnce sync.Once
+	kagomeTk   *tokenizer.Tokenizer
+	kagomeErr  error
+)
+
+func jaTokenizer() (*tokenizer.Tokenizer, error) {
+	kagomeOnce.Do(func() {
+		kagomeTk, kagomeErr = tokenizer.New(ipa.Dict(), tokenizer.OmitBosEos())
+		if kagomeErr != nil {
+			kagomeErr = fmt.Errorf("load the Japanese dictionary: %w", kagomeErr)
+		}
+	})
+	return kagomeTk, kagomeErr
+}
+
+// runKind classifies a rune for splitting text before tokenisation.
+type runKind int
+
+const (
+	kindSep  runKind = iota // spaces, punctuation, symbols
+	kindWord                // letters and digits of alphabetic scripts
+	kindCJK                 // kanji, kana and the marks used inside Japanese words
+)
+
+// normRune folds full-width ASCII to ASCII and half-width katakana to
+// full-width (Unicode width folding), and lower-cases.
+func normRune(r rune) rune {
+	if r >= 0xFF00 && r <= 0xFFEF {
+		if f := width.LookupRune(r).Folded(); f != 0 {
+			r = f
+		}
+	}
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(r)
+}
+
+func kindOf(r rune) runKind {
+	switch {
+	case r < utf8.RuneSelf:
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '_' {
+			return kindWord
+		}
+		return kindSep
+	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー' || r == '々' || r == '〆' || r == 'ヶ':
+		return kindCJK
+	case unicode.IsLetter(r) || unicode.IsDigit(r):
+		return kindWord
+	}
+	return kindSep
+}
+
+// runs calls fn for each maximal run of word or CJK runes in s, normalised
+// by normRune, with the separator text that came before it ("" when the run
+// directly follows another, e.g. at a change of script).
+func runs(s string, fn func(kind runKind, run, gap string) error) error {
+	var b, gap strings.Builder
+	cur := kindSep
+	flush := func() error {
+		if b.Len() == 0 {
+			return nil
+		}
+		run, g := b.String(), gap.String()
+		b.Reset()
+		gap.Reset()
+		return fn(cur, run, g)
+	}
+	for _, r := range s {
+		r = normRune(r)
+		k := kindOf(r)
+		if k != cur {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = k
+		}
+		if k != kindSep {
+			b.WriteRune(r)
+		} else {
+			gap.WriteRune(r)
+		}
+	}
+	return flush()
+}
+
+// tightGap reports whether two runs separated by gap read as one word
+// (v-if, index.md, Vueの).
+func tightGap(gap string) bool {
+	return gap == "" || gap == "-" || gap == "."
+}
+
+// morph is one token of kagome's analysis, reduced to what indexing needs.
+type morph struct {
+	surface, base, pos0, pos1 string
+}
+
+func analyzeJa(tk *tokenizer.Tokenizer, run string, fn func(m morph)) {
+	for _, t := range tk.Analyze(run, tokenizer.Normal) {
+		m := morph{surface: t.Surface}
+		m.pos0, _ = t.FeatureAt(0)
+		m.pos1, _ = t.FeatureAt(1)
+		if m.pos0 == "動詞" || m.pos0 == "形容詞" {
+			if b, ok := t.BaseForm(); ok && b != "*" {
+				m.base = b
+			}
+		}
+		fn(m)
+	}
+}
+
+// indexable reports whether a morpheme goes into the index: particles,
+// auxiliaries and symbols carry no topic and are never queried.
+func (m morph) indexable() bool {
+	switch m.pos0 {
+	case "助詞", "助動詞", "記号", "フィラー":
+		return false
+	}
+	return true
+}
+
+// key is the form a morpheme is indexed and queried under: the dictionary
+// form of inflected words (書い → 書く), the surface otherwise.
+func (m morph) key() string {
+	if m.base != "" {
+		return m.base
+	}
+	return m.surface
+}
+
+// segmentJa turns text into the space-separated terms stored in the FTS5
+// table tokenised by unicode61: alphabetic words lower-cased as they are,
+// Japanese runs segmented by kagome.
+func segmentJa(text string) (string, error) {
+	var b strings.Builder
+	b.Grow(len(text))
+	err := runs(text, func(kind runKind, run, _ string) error {
+		if kind == kindWord {
+			b.WriteString(run)
+			b.WriteByte(' ')
+			return nil
+		}
+		tk, err := jaTokenizer()
+		if err != nil {
+			return err
+		}
+		analyzeJa(tk, run, func(m morph) {
+			if m.indexable() {
+				b.WriteString(m.key())
+				b.WriteByte(' ')
+			}
+		})
+		return nil
+	})
+	return b.String(), err
+}
+
+// queryTerm is one term of a query: Key as it is stored in the index, and
+// the forms to look for in raw text (for excerpts and coverage).
+type queryTerm struct {
+	Key   string
+	Forms []string
+	// Next is true when the term directly follows the previous one in the
+	// query (a compound such as 所有 + 権), for phrase matching.
+	Next bool
+}
+
+// Words too general to say what a question is about. Their IDF is low anyway;
+// dropping them keeps the lexical gate (coverage) from being diluted by them.
+var stopJa = map[string]bool{
+	"する": true, "ある": true, "いる": true, "なる": true, "できる": true, "れる": true, "られる": true,
+	"教える": true, "知る": true, "思う": true, "言う": true, "いう": true, "くださる": true, "下さる": true,
+	"わかる": true, "分かる": true, "いく": true, "くる": true, "みる": true, "おく": true, "しまう": true,
+	"こと": true, "もの": true, "ため": true, "よう": true, "方": true, "時": true, "とき": true,
+	"場合": true, "何": true, "なに": true, "方法": true, "意味": true, "ところ": true, "感じ": true,
+	"ない": true, "いい": true, "よい": true, "良い": true, "どう": true, "それ": true, "これ": true,
+}
+
+var stopEn = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "for": true,
+	"is": true, "are": true, "be": true, "and": true, "or": true, "how": true, "what": true, "why": true,
+	"do": true, "does": true, "i": true, "it": true, "with": true, "can": true, "use": true,
+}
+
+// queryTermsJa extracts the content words of a question: nouns (not
+// pronouns or dependent nouns), independent verbs and adjectives, unknown
+// words and alphabetic words, in order, without repeats.
+func queryTermsJa(q string) ([]queryTerm, error) {
+	var out []queryTerm
+	seen := map[string]bool{}
+	adjacent := false
+	add := func(key string, forms ...string) {
+		if key == "" || seen[key] {
+			adjacent = false
+			return
+		}
+		seen[key] = true
+		out = append(out, queryTerm{Key: key, Forms: uniq(append([]string{key}, forms...)), Next: adjacent})
+		adjacent = true
+	}
+	err := runs(q, func(kind runKind, run, gap string) error {
+		adjacent = adjacent && tightGap(gap)
+		if kind == kindWord {
+			if !stopEn[run] && !allDigits(run) {
+				add(run)
+			} else {
+				adjacent = false
+			}
+			return nil
+		}
+		tk, err := jaTokenizer()
+		if err != nil {
+			return err
+		}
+		analyzeJa(tk, run, func(m morph) {
+			if !m.content() || stopJa[m.key()] {
+				adjacent = false
+				return
+			}
+			add(m.key(), m.surface)
+		})
+		return nil
+	})
+	return out, err
+}
+
+// content reports whether a morpheme says what a question is about.
+func (m morph) content() bool {
+	switch m.pos0 {
+	case "名詞":
+		switch m.pos1 {
+		case "非自立", "代名詞", "数", "副詞可能":
+			return false
+		case "接尾":
+			return utf8.RuneCountInString(m.surface) > 1 || !isKana(m.surface)
+		}
+		return true
+	case "動詞", "形容詞":
+		return m.pos1 == "自立"
+	case "未知語":
+		return true
+	}
+	return m.pos0 == "" // unknown words without features
+}
+
+func isKana(s string) bool {
+	for _, r := range s {
+		if !unicode.In(r, unicode.Hiragana, unicode.Katakana) {
+			return false
+		}
+	}
+	return true
+}
+
+func uniq(ss []string) []string {
+	out := ss[:0]
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// queryTermsTrigram extracts the terms of a question for the trigram
+// tokenizer, without a dictionary: every 3-rune window of each CJK run that
+// is not all hiragana (those are particles and endings), and whole
+// alphabetic words of 3 or more characters, hyphens and dots included
+// (v-show, crates.io).
+func queryTermsTrigram(q string) []queryTerm {
+	var out []queryTerm
+	seen := map[string]bool{}
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, queryTerm{Key: t, Forms: []string{t}})
+		}
+	}
+	norm := normalizeText(q)
+	for _, w := range strings.FieldsFunc(norm, func(r rune) bool {
+		return !(kindOf(r) == kindWord || r == '-' || r == '.')
+	}) {
+		w = strings.Trim(w, "-.")
+		if utf8.RuneCountInString(w) >= 3 && !stopEn[w] && !allDigits(w) {
+			add(w)
+		}
+	}
+	_ = runs(norm, func(kind runKind, run, _ string) error {
+		if kind != kindCJK {
+			return nil
+		}
+		rs := []rune(run)
+		for i := 0; i+3 <= len(rs); i++ {
+			if g := string(rs[i : i+3]); !isHiragana(g) {
+				add(g)
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isHiragana(s string) bool {
+	for _, r := range s {
+		if !unicode.Is(unicode.Hiragana, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchExpr builds an FTS5 MATCH expression from the kept terms: each
+// OR-ed, plus a phrase for each pair of adjacent kept terms (so 所有 権 as a
+// compound ranks above 所有 and 権 apart). Terms are quoted, so no query text
+// is parsed as FTS5 syntax.
+func matchExpr(terms []queryTerm, keep []bool, phrases bool) string {
+	var parts []string
+	for i, t := range terms {
+		if !keep[i] {
+			continue
+		}
+		parts = append(parts, quoteFTS(t.Key))
+		if phrases && t.Next && i > 0 && keep[i-1] {
+			parts = append(parts, quoteFTS(terms[i-1].Key+" "+t.Key))
+		}
+	}
+	return strings.Join(parts, " OR ")
+}
+
+func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -1,0 +1,157 @@
+package kb
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestReadRefusesPathsOutsideTheRoot(t *testing.T) {
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "secret.md"), "# 秘密\n\nパスワード hunter2\n")
+	f := newFixture(t, "")
+	writeFile(t, filepath.Join(f.dir, "ok.md"), "# OK\n\n中身\n")
+	writeFile(t, filepath.Join(f.dir, "sub", "in.md"), "# 中\n")
+	if err := os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(f.dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(f.dir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(f.dir, "ok.md"), filepath.Join(f.dir, "inside-link.md")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, p := range []string{
+		"../" + filepath.Base(outside) + "/secret.md",
+		"sub/../../secret.md",
+		filepath.Join(outside, "secret.md"),
+		"/etc/passwd.md",
+		`..\secret.md`,
+		"link.md",           // symlink to a file outside
+		"linkdir/secret.md", // through a symlinked folder outside
+		"sub/../linkdir/secret.md",
+	} {
+		_, err := f.svc.Read(ctx, p)
+		if !errors.Is(err, ErrOutsideRoot) {
+			t.Errorf("Read(%q) = %v, want ErrOutsideRoot", p, err)
+		}
+	}
+	for _, p := range []string{"notes.txt", ".hidden.md", ""} {
+		if _, err := f.svc.Read(ctx, p); err == nil {
+			t.Errorf("Read(%q) succeeded, want an error", p)
+		}
+	}
+	d, err := f.svc.Read(ctx, "sub/../ok.md")
+	if err != nil || d.Path != "ok.md" || d.Title != "OK" || !strings.Contains(d.Content, "中身") {
+		t.Errorf("Read(sub/../ok.md) = %+v, %v", d, err)
+	}
+	if _, err := f.svc.Read(ctx, "inside-link.md"); err != nil {
+		t.Errorf("a symlink within the root is readable: %v", err)
+	}
+	if _, err := f.svc.Read(ctx, "missing.md"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Read(missing.md) = %v, want not exist", err)
+	}
+}
+
+func TestIndexingNeverFollowsSymlinksOutOfTheRoot(t *testing.T) {
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "secret.md"), "# 秘密\n\n機密情報ズワイガニ\n")
+	f := newFixture(t, "")
+	writeFile(t, filepath.Join(f.dir, "ok.md"), "# OK\n")
+	os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(f.dir, "link.md"))
+	os.Symlink(outside, filepath.Join(f.dir, "linkdir"))
+	rep, err := f.svc.Reconcile(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.searchPaths(t, "ズワイガニ", 5); len(got) != 0 {
+		t.Errorf("content from outside the root is searchable: %v", got)
+	}
+	st, _ := f.svc.Status(context.Background())
+	if rep.Failed != 1 || len(st.Failed) != 1 || st.Failed[0].Path != "link.md" {
+		t.Errorf("report %+v, failed %+v: want link.md reported as failed", rep, st.Failed)
+	}
+}
+
+func TestUnreadableDocumentsAreReportedNotFatal(t *testing.T) {
+	f := newFixture(t, "")
+	writeFile(t, filepath.Join(f.dir, "good.md"), "# 良い\n\n普通の文書。\n")
+	writeFile(t, filepath.Join(f.dir, "binary.md"), "\x00\x01\x02PNG")
+	writeFile(t, filepath.Join(f.dir, "sjis.md"), "# \x93\xfa\x96\x7b\x8c\xea\n\n\x82\xb1\x82\xf1\x82\xc9\x82\xbf\x82\xcd\n") // "# 日本語 / こんにちは" in Shift_JIS
+	rep, err := f.svc.Reconcile(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Indexed != 2 || rep.Failed != 1 {
+		t.Errorf("report = %+v, want 2 indexed (UTF-8 and Shift_JIS) and 1 failed", rep)
+	}
+	st, _ := f.svc.Status(context.Background())
+	if len(st.Failed) != 1 || st.Failed[0].Path != "binary.md" || st.Failed[0].Error == "" {
+		t.Errorf("failed = %+v", st.Failed)
+	}
+	if got := f.searchPaths(t, "日本語", 1); len(got) != 1 || got[0] != "sjis.md" {
+		t.Errorf("Shift_JIS document not searchable: %v", got)
+	}
+}
+
+func TestFolderIsCreatedAndSeededOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "kb")
+	seed := fstest.MapFS{
+		"guide.md": {Data: []byte("# playchat ガイド\n\nデータの場所は PLAYCHAT_DATA_DIR です。\n")},
+		"seed.go":  {Data: []byte("package x")},
+	}
+	f := newFixture(t, dir)
+	f.svc.o.Seed = seed
+	rep, err := f.svc.Reconcile(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Seeded || rep.Indexed != 1 {
+		t.Fatalf("first pass = %+v, want seeded with 1 document", rep)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "seed.go")); err == nil {
+		t.Error("a non-Markdown seed file was copied")
+	}
+	if got := f.searchPaths(t, "データの場所", 1); len(got) != 1 || got[0] != "guide.md" {
+		t.Errorf("seeded guide not searchable: %v", got)
+	}
+	// The user deletes the guide: it is not seeded again.
+	os.Remove(filepath.Join(dir, "guide.md"))
+	rep, _ = f.svc.Reconcile(context.Background())
+	if rep.Seeded || rep.Removed != 1 || f.docCount(t) != 0 {
+		t.Errorf("second pass = %+v, want not seeded, guide removed", rep)
+	}
+}
+
+func TestTreeListsFoldersFirstFromTheIndex(t *testing.T) {
+	f := newFixture(t, "")
+	for _, p := range []string{"b.md", "a/z.md", "a/y/x.md", "c.md"} {
+		writeFile(t, filepath.Join(f.dir, p), "# "+p+"\n")
+	}
+	if _, err := f.svc.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	root, err := f.svc.Tree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(n Node, depth int) []string
+	walk = func(n Node, depth int) []string {
+		out := []string{strings.Repeat(" ", depth) + n.Path}
+		for _, c := range n.Children {
+			out = append(out, walk(c, depth+1)...)
+		}
+		return out
+	}
+	got := strings.Join(walk(root, 0), "|")
+	want := "| a|  a/y|   a/y/x.md|  a/z.md| b.md| c.md"
+	if got != want {
+		t.Errorf("tree = %q, want %q", got, want)
+	}
+}
