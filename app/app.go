@@ -46,6 +46,11 @@ func (a *App) Startup(ctx context.Context) {
 		return
 	}
 	a.core = c
+	// The knowledge base reconciles in the background and then watches its
+	// folder; turns use what is indexed so far.
+	if err := c.KB.Start(ctx); err != nil {
+		c.Log.Warn("knowledge base watcher", "err", err)
+	}
 }
 
 // DomReady runs once the page is loaded.
@@ -73,7 +78,7 @@ func (a *App) Shutdown(ctx context.Context) {
 // Services returns every bound service, for options.App.Bind.
 func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
-		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}}
+		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KnowledgeService{a}}
 }
 
 // errNotStarted is returned while the core is not open.

@@ -17,6 +17,8 @@ type Platform interface {
 	OpenFile(title string) (string, error)
 	// Show brings the window to the front.
 	Show()
+	// OpenURL opens a URL (or a file:// folder) with the system's handler.
+	OpenURL(u string)
 }
 
 type desktopPlatform struct{ ctx context.Context }
@@ -43,3 +45,5 @@ func (p desktopPlatform) Show() {
 	runtime.WindowUnminimise(p.ctx)
 	runtime.WindowShow(p.ctx)
 }
+
+func (p desktopPlatform) OpenURL(u string) { runtime.BrowserOpenURL(p.ctx, u) }

@@ -38,6 +38,7 @@ func ask(ctx context.Context, args []string, env Env) error {
 		return em.fatal(err)
 	}
 	defer c.Close() // waits for the background summary
+	c.ReconcileKB(ctx)
 
 	turn, err := c.Chat.Start(ctx, chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}, em)
 	if err != nil {

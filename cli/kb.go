@@ -12,7 +12,6 @@ import (
 
 	"playchat/backend/core"
 	"playchat/backend/kb"
-	knowledgebase "playchat/knowledge_base"
 )
 
 // kbCmd runs `playchat kb status|reindex|search|import`.
@@ -33,21 +32,6 @@ func kbCmd(ctx context.Context, args []string, env Env) error {
 	return usageError{fmt.Sprintf("unknown kb subcommand %q", args[0])}
 }
 
-// newKB builds the knowledge base service from the core's pieces (the one
-// place that maps configuration onto kb.Settings; the core will own it).
-func newKB(c *core.Core) (*kb.Service, error) {
-	o := kb.Options{DB: c.DB, Logger: c.Log, Seed: knowledgebase.FS,
-		Settings: func() kb.Settings {
-			cfg := c.Config()
-			return kb.Settings{Dir: cfg.KnowledgeBaseDir, EmbeddingModel: cfg.EmbeddingModel,
-				TopK: cfg.LocalKBTopK, MinScore: cfg.LocalKBMinScore}
-		}}
-	if c.LLM != nil {
-		o.Embedder = c.LLM
-	}
-	return kb.New(o)
-}
-
 // withKB opens the core and the knowledge base for one command.
 func withKB(ctx context.Context, env Env, fn func(c *core.Core, s *kb.Service) error) error {
 	c, err := openCore(ctx, env)
@@ -55,12 +39,7 @@ func withKB(ctx context.Context, env Env, fn func(c *core.Core, s *kb.Service) e
 		return err
 	}
 	defer c.Close()
-	s, err := newKB(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	return fn(c, s)
+	return fn(c, c.KB)
 }
 
 func printJSON(w io.Writer, v any) error {

@@ -15,11 +15,13 @@ import (
 
 	"playchat/backend/chat"
 	"playchat/backend/config"
+	"playchat/backend/kb"
 	"playchat/backend/llm"
 	"playchat/backend/memory"
 	"playchat/backend/notes"
 	"playchat/backend/store"
 	"playchat/backend/tools"
+	knowledgebase "playchat/knowledge_base"
 )
 
 // Options configure Open.
@@ -48,6 +50,7 @@ type Core struct {
 	Summarizer *memory.Summarizer
 	Tools      *tools.Registry
 	Notes      *notes.Service
+	KB         *kb.Service
 	Log        *slog.Logger
 
 	closeLog func() error
@@ -113,11 +116,21 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		return nil, err
 	}
 	notesSettings := func() notes.Settings { return notes.Settings{ContentLimit: c.Config().SessionNotesContentLimit} }
+	c.KB, err = kb.New(kb.Options{DB: db, Logger: c.Log, Seed: knowledgebase.FS, Embedder: c.LLM,
+		Settings: func() kb.Settings {
+			cfg := c.Config()
+			return kb.Settings{Dir: cfg.KnowledgeBaseDir, EmbeddingModel: cfg.EmbeddingModel,
+				TopK: cfg.LocalKBTopK, MinScore: cfg.LocalKBMinScore}
+		}})
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
 	c.Chat = chat.New(chat.Options{
 		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log, Tools: c.Tools,
 		// Context layers 1–3 in DESIGN.md §5 order; layer 4 (memory) is the
 		// chat service's own.
-		Layers: []chat.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings)},
+		Layers: []chat.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer()},
 		Pinner: c.Notes,
 		Settings: func() chat.Settings {
 			cfg := c.Config()
@@ -194,6 +207,11 @@ func (c *Core) Close() error {
 	if c.Summarizer != nil {
 		c.Summarizer.Wait()
 	}
+	if c.KB != nil {
+		if err := c.KB.Close(); err != nil {
+			c.Log.Warn("close knowledge base", "err", err)
+		}
+	}
 	err := c.DB.Close()
 	c.closeLog()
 	return err
@@ -218,4 +236,20 @@ func (s apiLogSink) RecordAPILog(ctx context.Context, l llm.APILog) error {
 		SessionID: l.SessionID, Model: l.Model, RequestJSON: cfg.Redact(l.RequestJSON),
 		ResponseText: l.ResponseText, Error: cfg.Redact(l.Error), LatencyMS: l.LatencyMS, CreatedAt: l.CreatedAt.UTC(),
 	})
+}
+
+// ReconcileKB brings the knowledge-base index up to date with the folder
+// once (the CLI's start-up pass before the first turn; the window runs the
+// watcher instead): changed files are re-indexed and, with an embedding
+// model, embedded. Failures are logged and leave lexical retrieval working.
+func (c *Core) ReconcileKB(ctx context.Context) {
+	if _, err := c.KB.Reconcile(ctx); err != nil {
+		c.Log.Warn("knowledge base reconcile", "err", err)
+		return
+	}
+	if c.Config().EmbeddingModel != "" {
+		if _, err := c.KB.EmbedPending(ctx); err != nil {
+			c.Log.Warn("knowledge base embeddings", "err", err)
+		}
+	}
 }

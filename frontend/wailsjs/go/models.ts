@@ -70,6 +70,162 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class KBDoc {
+	    path: string;
+	    title: string;
+	    content: string;
+	    size: number;
+	    modTime: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KBDoc(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.title = source["title"];
+	        this.content = source["content"];
+	        this.size = source["size"];
+	        this.modTime = source["modTime"];
+	    }
+	}
+	export class KBFailed {
+	    path: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KBFailed(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.error = source["error"];
+	    }
+	}
+	export class KBHit {
+	    rank: number;
+	    path: string;
+	    title: string;
+	    heading: string;
+	    score: number;
+	    excerpt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KBHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rank = source["rank"];
+	        this.path = source["path"];
+	        this.title = source["title"];
+	        this.heading = source["heading"];
+	        this.score = source["score"];
+	        this.excerpt = source["excerpt"];
+	    }
+	}
+	export class KBNode {
+	    name: string;
+	    path: string;
+	    dir: boolean;
+	    title: string;
+	    size: number;
+	    error: string;
+	    count: number;
+	    children: KBNode[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KBNode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.path = source["path"];
+	        this.dir = source["dir"];
+	        this.title = source["title"];
+	        this.size = source["size"];
+	        this.error = source["error"];
+	        this.count = source["count"];
+	        this.children = this.convertValues(source["children"], KBNode);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class KBStatus {
+	    root: string;
+	    indexed: number;
+	    pending: number;
+	    failed: KBFailed[];
+	    lastIndexedAt: string;
+	    indexing: boolean;
+	    done: number;
+	    total: number;
+	    watching: boolean;
+	    watchError: string;
+	    embeddingModel: string;
+	    embedded: number;
+	    embeddingPending: number;
+	    embeddingError: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KBStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.root = source["root"];
+	        this.indexed = source["indexed"];
+	        this.pending = source["pending"];
+	        this.failed = this.convertValues(source["failed"], KBFailed);
+	        this.lastIndexedAt = source["lastIndexedAt"];
+	        this.indexing = source["indexing"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.watching = source["watching"];
+	        this.watchError = source["watchError"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.embedded = source["embedded"];
+	        this.embeddingPending = source["embeddingPending"];
+	        this.embeddingError = source["embeddingError"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LogDetail {
 	    id: number;
 	    sessionId: string;

@@ -1,0 +1,194 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"playchat/backend/kb"
+)
+
+// KBStatus is the knowledge-base index's state for the browser.
+type KBStatus struct {
+	Root    string `json:"root"`
+	Indexed int    `json:"indexed"`
+	Pending int    `json:"pending"`
+	// Failed lists documents that could not be read or parsed.
+	Failed        []KBFailed `json:"failed"`
+	LastIndexedAt string     `json:"lastIndexedAt"` // "" when never
+	Indexing      bool       `json:"indexing"`
+	// Done and Total count the running pass's files (0 when none runs).
+	Done             int    `json:"done"`
+	Total            int    `json:"total"`
+	Watching         bool   `json:"watching"`
+	WatchError       string `json:"watchError"`
+	EmbeddingModel   string `json:"embeddingModel"`
+	Embedded         int    `json:"embedded"`
+	EmbeddingPending int    `json:"embeddingPending"`
+	EmbeddingError   string `json:"embeddingError"`
+}
+
+// KBFailed is a document that could not be indexed.
+type KBFailed struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// KBNode is one folder or document. Children holds one level only (folders
+// first, then documents); a folder's own children are fetched with Tree
+// when it is opened, so a 45,000-document tree never crosses at once.
+type KBNode struct {
+	Name  string `json:"name"`
+	Path  string `json:"path"` // relative to the root, slash-separated
+	Dir   bool   `json:"dir"`
+	Title string `json:"title"`
+	Size  int64  `json:"size"`
+	Error string `json:"error"`
+	// Count is the number of entries directly inside a folder.
+	Count    int      `json:"count"`
+	Children []KBNode `json:"children"`
+}
+
+// KBDoc is a document read for display.
+type KBDoc struct {
+	Path    string `json:"path"`
+	Title   string `json:"title"`
+	Content string `json:"content"`
+	Size    int64  `json:"size"`
+	ModTime string `json:"modTime"`
+}
+
+// KBHit is one search result; Excerpt marks matched terms «like this».
+type KBHit struct {
+	Rank    int     `json:"rank"`
+	Path    string  `json:"path"`
+	Title   string  `json:"title"`
+	Heading string  `json:"heading"`
+	Score   float64 `json:"score"`
+	Excerpt string  `json:"excerpt"`
+}
+
+// KnowledgeService is the read-only knowledge-base browser.
+type KnowledgeService struct{ app *App }
+
+// Status reports the index: counts, failures, progress, watcher state.
+func (s *KnowledgeService) Status() (KBStatus, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return KBStatus{}, err
+	}
+	st, err := c.KB.Status(context.Background())
+	if err != nil {
+		return KBStatus{}, err
+	}
+	out := KBStatus{Root: st.Root, Indexed: st.Indexed, Pending: st.Pending, LastIndexedAt: ts(st.LastIndexedAt),
+		Indexing: st.Indexing, Done: st.Progress.Done, Total: st.Progress.Total, Watching: st.Watching,
+		WatchError: st.WatchError, EmbeddingModel: st.EmbeddingModel, Embedded: st.Embedded,
+		EmbeddingPending: st.EmbeddingPending, EmbeddingError: st.EmbeddingError, Failed: []KBFailed{}}
+	for _, f := range st.Failed {
+		out.Failed = append(out.Failed, KBFailed{Path: f.Path, Error: f.Error})
+	}
+	return out, nil
+}
+
+// Tree returns the folder at dir ("" = the root) with its direct entries.
+func (s *KnowledgeService) Tree(dir string) (KBNode, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return KBNode{}, err
+	}
+	root, err := c.KB.Tree(context.Background())
+	if err != nil {
+		return KBNode{}, err
+	}
+	node := root
+	dir = strings.Trim(dir, "/")
+	if dir != "" {
+		for _, part := range strings.Split(dir, "/") {
+			found := false
+			for _, ch := range node.Children {
+				if ch.Dir && ch.Name == part {
+					node, found = ch, true
+					break
+				}
+			}
+			if !found {
+				return KBNode{}, fmt.Errorf("no folder %q in the knowledge base", dir)
+			}
+		}
+	}
+	out := toKBNode(node)
+	for _, ch := range node.Children {
+		out.Children = append(out.Children, toKBNode(ch))
+	}
+	return out, nil
+}
+
+func toKBNode(n kb.Node) KBNode {
+	return KBNode{Name: n.Name, Path: n.Path, Dir: n.Dir, Title: n.Title, Size: n.Size, Error: n.Error,
+		Count: len(n.Children), Children: []KBNode{}}
+}
+
+// Read returns one document's Markdown. Paths that leave the knowledge
+// base (.., absolute paths, symlinks out of it) are refused.
+func (s *KnowledgeService) Read(path string) (KBDoc, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return KBDoc{}, err
+	}
+	d, err := c.KB.Read(context.Background(), path)
+	if err != nil {
+		return KBDoc{}, err
+	}
+	return KBDoc{Path: d.Path, Title: d.Title, Content: d.Content, Size: d.Size, ModTime: ts(d.ModTime)}, nil
+}
+
+// Search runs the same retrieval the chat uses (BM25, fused with
+// embeddings when configured); limit 1–50.
+func (s *KnowledgeService) Search(query string, limit int) ([]KBHit, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	limit = min(max(limit, 1), 50)
+	hits, err := c.KB.Search(context.Background(), query, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]KBHit, len(hits))
+	for i, h := range hits {
+		out[i] = KBHit{Rank: h.Rank, Path: h.Path, Title: h.Title, Heading: h.Heading, Score: h.Score, Excerpt: h.Excerpt}
+	}
+	return out, nil
+}
+
+// Reindex rebuilds the whole index in the background; Status shows its
+// progress.
+func (s *KnowledgeService) Reindex() error {
+	c, err := s.app.backend()
+	if err != nil {
+		return err
+	}
+	go func() {
+		if _, err := c.KB.Reindex(context.Background()); err != nil {
+			c.Log.Warn("knowledge base reindex", "err", err)
+		}
+	}()
+	return nil
+}
+
+// OpenFolder shows the knowledge-base folder in the system's file manager.
+func (s *KnowledgeService) OpenFolder() error {
+	c, err := s.app.backend()
+	if err != nil {
+		return err
+	}
+	root := c.KB.Root()
+	if root == "" {
+		return fmt.Errorf("the knowledge base folder is not ready yet")
+	}
+	s.app.plat().OpenURL((&url.URL{Scheme: "file", Path: filepath.ToSlash(root)}).String())
+	return nil
+}
