@@ -161,20 +161,7 @@ func (s *Service) bestSections(r *retrieval, c *candidate, counter tokens.Counte
 	}
 	ss := make([]scored, len(c.chunks))
 	for i, ch := range c.chunks {
-		text := normalizeText(ch.heading + "\n" + ch.text)
-		var have, all float64
-		for _, t := range r.terms {
-			w := r.idf[t.Key]
-			all += w
-			if containsAny(text, t.Forms) {
-				have += w
-			}
-		}
-		sc := 0.0
-		if all > 0 {
-			sc = have / all
-		}
-		sc += max(cos[ch.id], 0)
+		sc := termShare(r, normalizeText(ch.heading+"\n"+ch.text)) + max(cos[ch.id], 0)
 		ss[i] = scored{i, sc}
 	}
 	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })

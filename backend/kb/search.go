@@ -383,7 +383,12 @@ func coverage(r *retrieval, c *candidate) float64 {
 		b.WriteByte('\n')
 		b.WriteString(normalizeText(ch.text))
 	}
-	text := b.String()
+	return termShare(r, b.String())
+}
+
+// termShare is the IDF-weighted share, in [0, 1], of the query's terms that
+// occur in text (already normalised); 0 when the query has no terms.
+func termShare(r *retrieval, text string) float64 {
 	var have, all float64
 	for _, t := range r.terms {
 		w := r.idf[t.Key]
