@@ -25,6 +25,24 @@ function assertSafe(html: string) {
   return root
 }
 
+const payloads: [string, string][] = [
+  ['img onerror', '<img src=x onerror=alert(1)>'],
+  ['script', '<script>alert(1)</script>'],
+  ['javascript: link', '[a](javascript:alert(1))'],
+  ['svg onload', '<svg onload=alert(1)>'],
+  ['data: link', '[x](data:text/html;base64,PHNjcmlwdD4=)'],
+  ['vbscript: anchor', '<a href="vbscript:msgbox(1)">v</a>'],
+  ['iframe', '<iframe src="https://evil.example"></iframe>'],
+  ['mixed-case javascript:', '<a href="JaVaScRiPt:alert(1)">m</a>'],
+  ['entity-encoded javascript:', '<a href="&#106;avascript:alert(1)">e</a>'],
+  ['tab in scheme', '<a href="java\tscript:alert(1)">t</a>'],
+  ['object/embed', '<object data="x.swf"></object><embed src="x.swf">'],
+  ['form', '<form action="https://evil.example"><input name=a><button>go</button></form>'],
+  ['inline handler on allowed tag', '<b onclick="alert(1)" onmouseover="alert(2)">bold</b>'],
+  ['autolink javascript:', '<javascript:alert(1)>'],
+  ['style tag', '<style>body{display:none}</style>text'],
+]
+
 describe('renderMarkdown', () => {
   it('renders headings, lists, code blocks and tables', () => {
     const root = dom(
@@ -64,23 +82,6 @@ describe('renderMarkdown', () => {
     expect(root.querySelector('a')?.getAttribute('href')).toBe('https://example.com/cat.png')
   })
 
-  const payloads: [string, string][] = [
-    ['img onerror', '<img src=x onerror=alert(1)>'],
-    ['script', '<script>alert(1)</script>'],
-    ['javascript: link', '[a](javascript:alert(1))'],
-    ['svg onload', '<svg onload=alert(1)>'],
-    ['data: link', '[x](data:text/html;base64,PHNjcmlwdD4=)'],
-    ['vbscript: anchor', '<a href="vbscript:msgbox(1)">v</a>'],
-    ['iframe', '<iframe src="https://evil.example"></iframe>'],
-    ['mixed-case javascript:', '<a href="JaVaScRiPt:alert(1)">m</a>'],
-    ['entity-encoded javascript:', '<a href="&#106;avascript:alert(1)">e</a>'],
-    ['tab in scheme', '<a href="java\tscript:alert(1)">t</a>'],
-    ['object/embed', '<object data="x.swf"></object><embed src="x.swf">'],
-    ['form', '<form action="https://evil.example"><input name=a><button>go</button></form>'],
-    ['inline handler on allowed tag', '<b onclick="alert(1)" onmouseover="alert(2)">bold</b>'],
-    ['autolink javascript:', '<javascript:alert(1)>'],
-    ['style tag', '<style>body{display:none}</style>text'],
-  ]
 
   it.each(payloads)('strips %s', (_name, payload) => {
     const html = renderMarkdown(`before ${payload} after`)
@@ -100,6 +101,47 @@ describe('renderMarkdown', () => {
 
   it('sanitises while streaming too', () => {
     assertSafe(renderMarkdown('```\ncode\n```\n<img src=x onerror=alert(1)>\n```', { streaming: true }))
+  })
+})
+
+describe('renderMarkdown with relativeLinks (knowledge-base documents)', () => {
+  it('keeps relative links without target, and external ones as usual', () => {
+    const root = assertSafe(
+      renderMarkdown('[a](other.md) [b](../up/x.md#sec) [c](sub/%E6%97%A5.md) [d](https://example.com) [e](#top)', {
+        relativeLinks: true,
+      }),
+    )
+    const as = Array.from(root.querySelectorAll('a'))
+    expect(as.map((a) => a.getAttribute('href'))).toEqual([
+      'other.md', '../up/x.md#sec', 'sub/%E6%97%A5.md', 'https://example.com', '#top',
+    ])
+    expect(as.slice(0, 3).every((a) => !a.hasAttribute('target'))).toBe(true)
+    expect(as[3].getAttribute('target')).toBe('_blank')
+  })
+
+  it('drops relative links when not asked', () => {
+    const a = dom(renderMarkdown('[a](other.md)')).querySelector('a')
+    expect(a?.hasAttribute('href') ?? false).toBe(false)
+  })
+
+  it('still refuses scripts, other schemes and protocol-relative links', () => {
+    const html = renderMarkdown(
+      '[j](javascript:alert(1)) <a href="java\tscript:alert(1)">t</a> <a href=" JAVASCRIPT:x">s</a> ' +
+        '[d](data:text/html,x) [f](file:///etc/passwd) [p](//evil.example/x.md) <a href="\\\\evil\\x.md">u</a> ' +
+        '<img src=x onerror=alert(1)>',
+      { relativeLinks: true },
+    )
+    const root = assertSafe(html)
+    const hrefs = Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href'))
+    expect(hrefs).toEqual([])
+    expect(html).not.toMatch(/(javascript|data|file):/i)
+  })
+
+  it.each(payloads)('strips %s', (_name, payload) => {
+    const html = renderMarkdown(`before ${payload} after`, { relativeLinks: true })
+    assertSafe(html)
+    expect(html).not.toMatch(/<[^>]*\son[a-z]+\s*=/i)
+    expect(html).not.toMatch(/(href|src)\s*=\s*["']?\s*(javascript|vbscript|data):/i)
   })
 })
 

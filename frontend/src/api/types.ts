@@ -13,6 +13,9 @@ export type LogDetail = app.LogDetail
 export type ModelPreset = app.ModelPreset
 export type SettingField = app.SettingField
 export type AppInfo = app.AppInfo
+export type KBFailed = app.KBFailed
+export type KBDoc = app.KBDoc
+export type KBHit = app.KBHit
 
 export interface ImportResult extends Omit<Data<app.ImportResult>, 'session'> {
   session: Session
@@ -25,6 +28,17 @@ export interface ModelOptions extends Omit<Data<app.ModelOptions>, 'presets'> {
 }
 export interface SettingsView extends Omit<Data<app.SettingsView>, 'fields'> {
   fields: SettingField[]
+}
+/** The knowledge-base index's state (see KnowledgeService.Status). */
+export interface KBStatus extends Omit<Data<app.KBStatus>, 'failed'> {
+  failed: KBFailed[]
+}
+/**
+ * A knowledge-base folder or document; `path` is relative to the KB root,
+ * slash-separated ("" = the root). `children` holds one level only.
+ */
+export interface KBNode extends Omit<Data<app.KBNode>, 'children'> {
+  children: KBNode[]
 }
 export interface SettingsUpdate {
   values: Record<string, string>

@@ -4,11 +4,19 @@
 // list is narrow: no scripts, frames, forms, SVG/MathML, inline styles or
 // event handlers; links only to http(s), mailto and in-page anchors; remote
 // images become links so that rendering a reply never fetches anything.
+// Knowledge-base documents may also keep relative links (no scheme, no
+// leading //) so the browser can follow them to other KB documents; the
+// component intercepts those clicks, so they never navigate the window.
 import DOMPurify, { type Config } from 'dompurify'
 import { Marked, type Tokens } from 'marked'
 import { closeOpenFence } from './fence'
 
 const SAFE_URL = /^(?:https?:|mailto:|#)/i
+/** SAFE_URL, or a relative reference: no scheme and not protocol-relative. */
+const SAFE_OR_RELATIVE_URL = /^(?:https?:|mailto:|#|(?![a-z][a-z0-9+.-]*:|[\\/]{2}).)/is
+// What DOMPurify strips before testing a URL; the hook does the same.
+// eslint-disable-next-line no-control-regex
+const URL_SPACE = /[\u0000-\u0020\u00A0\u1680\u180E\u2000-\u2029\u205F\u3000]/g
 
 const FORBID_TAGS = [
   'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form',
@@ -16,13 +24,17 @@ const FORBID_TAGS = [
   'video', 'audio', 'source', 'track', 'link', 'meta', 'base', 'template', 'noscript',
 ]
 
-const PURIFY_CONFIG: Config = {
-  FORBID_TAGS,
-  FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'xlink:href'],
-  ALLOWED_URI_REGEXP: SAFE_URL,
-  ALLOW_DATA_ATTR: false,
-  USE_PROFILES: { html: true },
+function purifyConfig(allowed: RegExp): Config {
+  return {
+    FORBID_TAGS,
+    FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'xlink:href'],
+    ALLOWED_URI_REGEXP: allowed,
+    ALLOW_DATA_ATTR: false,
+    USE_PROFILES: { html: true },
+  }
 }
+const PURIFY_CONFIG = purifyConfig(SAFE_URL)
+const RELATIVE_PURIFY_CONFIG = purifyConfig(SAFE_OR_RELATIVE_URL)
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -39,10 +51,12 @@ const marked = new Marked({
   },
 })
 
-let purifier: ReturnType<typeof DOMPurify> | null = null
+type Purifier = ReturnType<typeof DOMPurify>
+const purifiers = new Map<boolean, Purifier>()
 
-function getPurifier(): ReturnType<typeof DOMPurify> {
-  if (purifier) return purifier
+function getPurifier(relative = false): Purifier {
+  const cached = purifiers.get(relative)
+  if (cached) return cached
   const p = DOMPurify(window)
   p.addHook('uponSanitizeAttribute', (_node, data) => {
     // Belt and braces on top of FORBID_ATTR: no event handler attribute, ever.
@@ -51,31 +65,39 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
   p.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
       const href = node.getAttribute('href') ?? ''
-      if (!SAFE_URL.test(href.trim())) {
+      const bare = href.replace(URL_SPACE, '')
+      if (SAFE_URL.test(bare)) {
+        if (!bare.startsWith('#')) {
+          node.setAttribute('target', '_blank')
+          node.setAttribute('rel', 'noopener noreferrer')
+        }
+      } else if (!relative || !SAFE_OR_RELATIVE_URL.test(bare)) {
         node.removeAttribute('href')
-      } else if (!href.startsWith('#')) {
-        node.setAttribute('target', '_blank')
-        node.setAttribute('rel', 'noopener noreferrer')
       }
     }
   })
-  purifier = p
+  purifiers.set(relative, p)
   return p
 }
 
-/** Sanitises an HTML string with the app's allow list. */
-export function sanitizeHtml(html: string): string {
-  return getPurifier().sanitize(html, PURIFY_CONFIG) as string
+/** Sanitises an HTML string with the app's allow list (plus relative links when asked). */
+export function sanitizeHtml(html: string, relativeLinks = false): string {
+  return getPurifier(relativeLinks).sanitize(
+    html,
+    relativeLinks ? RELATIVE_PURIFY_CONFIG : PURIFY_CONFIG,
+  ) as string
 }
 
 export interface RenderOptions {
   /** The message is still streaming: close an open code fence before rendering. */
   streaming?: boolean
+  /** Keep relative links (knowledge-base documents linking to each other). */
+  relativeLinks?: boolean
 }
 
 /** Renders untrusted markdown to sanitised HTML. */
 export function renderMarkdown(src: string, opts: RenderOptions = {}): string {
   const text = opts.streaming ? closeOpenFence(src) : src
   const html = marked.parse(text, { async: false }) as string
-  return sanitizeHtml(html)
+  return sanitizeHtml(html, opts.relativeLinks)
 }

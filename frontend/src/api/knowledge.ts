@@ -1,0 +1,56 @@
+// The knowledge-base adapter (KnowledgeService): the read-only browser's
+// index status, folder tree, documents and search.
+import * as KnowledgeService from '../../wailsjs/go/app/KnowledgeService'
+import { call } from './errors'
+import type { KBDoc, KBHit, KBNode, KBStatus } from './types'
+
+function node(n: Partial<KBNode> | null | undefined): KBNode {
+  return {
+    name: n?.name ?? '',
+    path: n?.path ?? '',
+    dir: !!n?.dir,
+    title: n?.title ?? '',
+    size: n?.size ?? 0,
+    error: n?.error ?? '',
+    count: n?.count ?? 0,
+    children: (n?.children ?? []).map(node),
+  }
+}
+
+/** The index's counts, failures, progress, watcher and embedding state. */
+export async function status(): Promise<KBStatus> {
+  const s = await call(() => KnowledgeService.Status())
+  return {
+    root: s?.root ?? '',
+    indexed: s?.indexed ?? 0,
+    pending: s?.pending ?? 0,
+    failed: s?.failed ?? [],
+    lastIndexedAt: s?.lastIndexedAt ?? '',
+    indexing: !!s?.indexing,
+    done: s?.done ?? 0,
+    total: s?.total ?? 0,
+    watching: !!s?.watching,
+    watchError: s?.watchError ?? '',
+    embeddingModel: s?.embeddingModel ?? '',
+    embedded: s?.embedded ?? 0,
+    embeddingPending: s?.embeddingPending ?? 0,
+    embeddingError: s?.embeddingError ?? '',
+  }
+}
+
+/** The folder at `dir` ("" = the root) with its direct entries, folders first. */
+export const tree = async (dir: string): Promise<KBNode> =>
+  node(await call(() => KnowledgeService.Tree(dir)))
+
+/** One document's Markdown; paths leaving the knowledge base are refused. */
+export const read = (path: string): Promise<KBDoc> => call(() => KnowledgeService.Read(path))
+
+/** The chat's retrieval (BM25, fused with embeddings when configured); limit 1–50. */
+export const search = (query: string, limit: number): Promise<KBHit[]> =>
+  call(async () => (await KnowledgeService.Search(query, limit)) ?? [])
+
+/** Rebuilds the whole index in the background; poll status() for progress. */
+export const reindex = (): Promise<void> => call(() => KnowledgeService.Reindex())
+
+/** Shows the knowledge-base folder in the system's file manager. */
+export const openFolder = (): Promise<void> => call(() => KnowledgeService.OpenFolder())

@@ -1,0 +1,273 @@
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { KBHit, KBNode, KBStatus } from '@/api/types'
+import ConfirmDialog from '@/components/ConfirmDialog.vue'
+import KnowledgeHits from '@/components/knowledge/KnowledgeHits.vue'
+import KnowledgePanel from '@/components/knowledge/KnowledgePanel.vue'
+import { KB_SEARCH_DEBOUNCE_MS } from '@/stores/knowledgeSearch'
+import { testI18n } from './helpers'
+
+vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
+vi.mock('@/api/knowledge', () => ({
+  status: vi.fn(),
+  tree: vi.fn(),
+  read: vi.fn(),
+  search: vi.fn(async () => []),
+  reindex: vi.fn(async () => {}),
+  openFolder: vi.fn(async () => {}),
+}))
+const api = vi.mocked(await import('@/api/knowledge'))
+const runtime = vi.mocked(await import('../wailsjs/runtime/runtime'))
+
+const hit = (over: Partial<KBHit> = {}): KBHit => ({
+  rank: 1, path: 'rust/ownership.md', title: '所有権', heading: '所有権とは？ › 所有権規則', score: 0.03,
+  excerpt: '…Rust の«所有権»は«ルール»で決まる', ...over,
+})
+const status = (over: Partial<KBStatus> = {}): KBStatus => ({
+  root: '/home/u/.playchat/knowledge_base', indexed: 1, pending: 0, failed: [], lastIndexedAt: '',
+  indexing: false, done: 0, total: 0, watching: true, watchError: '', embeddingModel: '', embedded: 0,
+  embeddingPending: 0, embeddingError: '', ...over,
+})
+const node = (path: string, dir = false, extra: Partial<KBNode> = {}): KBNode => ({
+  name: path.split('/').pop()!, path, dir, title: '', size: 1, error: '', count: 0, children: [], ...extra,
+})
+
+describe('KnowledgeHits', () => {
+  const mountHits = (hits: KBHit[], query = 'q') =>
+    mount(KnowledgeHits, {
+      props: { hits, query, searching: false, error: '', activePath: null },
+      global: { plugins: [testI18n()] },
+    })
+
+  it('shows rank, title, path, heading and the excerpt with marks', () => {
+    const w = mountHits([hit()])
+    const li = w.get('[data-testid="kb-hit"]')
+    expect(li.text()).toContain('#1')
+    expect(li.text()).toContain('所有権')
+    expect(li.text()).toContain('rust/ownership.md')
+    expect(w.get('[data-testid="kb-hit-heading"]').text()).toContain('所有権とは？ › 所有権規則')
+    const excerpt = w.get('[data-testid="kb-hit-excerpt"]')
+    expect(excerpt.findAll('mark').map((m) => m.text())).toEqual(['所有権', 'ルール'])
+    expect(excerpt.text()).toBe('…Rust の所有権はルールで決まる')
+    expect(excerpt.text()).not.toContain('«')
+  })
+
+  it('renders markup in an excerpt, title or heading as text, never as elements', () => {
+    const evil = '<img src=x onerror="window.__pwned=1">'
+    const w = mountHits([
+      hit({
+        title: '<b>bold</b>' + evil,
+        heading: '<script>alert(1)</script>',
+        excerpt: `${evil} plain «<img src=y onerror=alert(2)>» and «<a href="javascript:alert(3)">x</a>»`,
+      }),
+    ])
+    const li = w.get('[data-testid="kb-hit"]').element
+    expect(li.querySelector('img')).toBeNull()
+    expect(li.querySelector('script')).toBeNull()
+    expect(li.querySelector('a')).toBeNull()
+    expect(li.querySelector('b')).toBeNull()
+    for (const el of Array.from(li.querySelectorAll('*'))) {
+      for (const a of Array.from(el.attributes)) expect(a.name.startsWith('on')).toBe(false)
+    }
+    const excerpt = w.get('[data-testid="kb-hit-excerpt"]')
+    expect(excerpt.text()).toContain(evil)
+    const marks = excerpt.findAll('mark')
+    expect(marks.map((m) => m.text())).toEqual(['<img src=y onerror=alert(2)>', '<a href="javascript:alert(3)">x</a>'])
+    expect(marks.every((m) => m.element.children.length === 0)).toBe(true)
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined()
+  })
+
+  it('says when nothing matched and emits open on click', async () => {
+    expect(mountHits([], 'zzz').get('[data-testid="kb-no-hits"]').text()).toContain('zzz')
+    const w = mountHits([hit()])
+    await w.get('[data-testid="kb-hit"]').trigger('click')
+    expect(w.emitted('open')?.[0]).toEqual([hit()])
+  })
+})
+
+let wrapper: VueWrapper | null = null
+async function mountPanel() {
+  wrapper = mount(
+    { components: { KnowledgePanel, ConfirmDialog }, template: '<div><KnowledgePanel /><ConfirmDialog /></div>' },
+    { global: { plugins: [testI18n()] }, attachTo: document.body },
+  )
+  await flushPromises()
+  return wrapper
+}
+
+describe('KnowledgePanel', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    setActivePinia(createPinia())
+    api.status.mockResolvedValue(status({ indexed: 3 }))
+    api.tree.mockImplementation(async (path: string) =>
+      path === ''
+        ? node('', true, { children: [node('rust', true, { count: 1 }), node('readme.md', false, { title: 'Read me' }), node('broken.md', false, { error: 'invalid UTF-8' })] })
+        : node(path, true, { children: [node('rust/ownership.md', false, { title: '所有権' })] }),
+    )
+    api.read.mockImplementation(async (path: string) => ({
+      path, title: path, size: 2048, modTime: '2025-03-04T05:06:07Z',
+      content: '# Top\n\nSee [ownership](rust/ownership.md#rules), [away](../../etc/x.md) and [site](https://example.com).\n\n## Rules\n\ntext',
+    }))
+  })
+  afterEach(() => {
+    wrapper?.unmount()
+    wrapper = null
+    vi.useRealTimers()
+  })
+
+  it('shows the tree with titles, file names, counts and failures, and opens folders lazily', async () => {
+    const w = await mountPanel()
+    expect(api.tree).toHaveBeenCalledTimes(1)
+    const docs = w.findAll('[data-testid="kb-tree-doc"]')
+    expect(docs[0].text()).toContain('Read me')
+    expect(docs[0].text()).toContain('readme.md')
+    expect(w.get('[data-testid="kb-tree-error"]').text()).toContain('invalid UTF-8')
+    const folder = w.get('[data-testid="kb-tree-folder"]')
+    expect(folder.text()).toContain('rust')
+    expect(folder.text()).toContain('1')
+    await folder.trigger('click')
+    await flushPromises()
+    expect(api.tree).toHaveBeenLastCalledWith('rust')
+    expect(w.text()).toContain('所有権')
+  })
+
+  it('opens a document with its facts and follows a relative link inside the KB only', async () => {
+    const w = await mountPanel()
+    await w.findAll('[data-testid="kb-tree-doc"]')[0].trigger('click')
+    await flushPromises()
+    expect(w.get('[data-testid="kb-doc-path"]').text()).toBe('readme.md')
+    expect(w.get('[data-testid="kb-doc"]').text()).toContain('2.0 KB')
+    expect(w.get('[data-testid="kb-doc-modified"]').text()).not.toBe('')
+    const links = w.get('[data-testid="kb-doc"] .md').findAll('a')
+    expect(links.map((a) => a.attributes('href'))).toEqual(['rust/ownership.md#rules', '../../etc/x.md', 'https://example.com'])
+    expect(links[0].attributes('target')).toBeUndefined()
+
+    await links[1].trigger('click') // escapes the root: nothing happens
+    await links[2].trigger('click')
+    expect(runtime.BrowserOpenURL).toHaveBeenCalledWith('https://example.com')
+    expect(api.read).toHaveBeenCalledTimes(1)
+
+    await links[0].trigger('click')
+    await flushPromises()
+    expect(api.read).toHaveBeenLastCalledWith('rust/ownership.md')
+    expect(w.get('[data-testid="kb-doc-path"]').text()).toBe('rust/ownership.md')
+    await w.get('[data-testid="kb-back"]').trigger('click')
+    await flushPromises()
+    expect(w.get('[data-testid="kb-doc-path"]').text()).toBe('readme.md')
+  })
+
+  it('searches once per committed IME input and shows the results instead of the tree', async () => {
+    vi.useFakeTimers()
+    api.search.mockResolvedValue([hit()])
+    const w = await mountPanel()
+    const input = w.get('[data-testid="kb-search"]')
+    await input.trigger('compositionstart')
+    for (const v of ['しょ', 'しょゆう', '所有']) {
+      ;(input.element as HTMLInputElement).value = v
+      await input.trigger('input')
+    }
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(api.search).not.toHaveBeenCalled()
+    ;(input.element as HTMLInputElement).value = '所有権'
+    await input.trigger('compositionend')
+    await vi.advanceTimersByTimeAsync(KB_SEARCH_DEBOUNCE_MS)
+    expect(api.search).toHaveBeenCalledTimes(1)
+    expect(api.search.mock.calls[0][0]).toBe('所有権')
+    expect(w.find('[data-testid="kb-folder-root"]').exists()).toBe(false)
+    expect(w.findAll('[data-testid="kb-hit"]')).toHaveLength(1)
+
+    await w.get('[data-testid="kb-hit"]').trigger('click')
+    await vi.advanceTimersByTimeAsync(0)
+    expect(api.read).toHaveBeenLastCalledWith('rust/ownership.md')
+
+    await w.get('[data-testid="kb-search-clear"]').trigger('click')
+    expect(w.find('[data-testid="kb-folder-root"]').exists()).toBe(true)
+  })
+
+  it('scrolls a search hit’s document to the hit’s heading', async () => {
+    const scrolled: string[] = []
+    const orig = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.tagName + ':' + this.textContent)
+    }
+    try {
+      api.search.mockResolvedValue([hit({ path: 'readme.md', heading: 'Top › Rules' })])
+      const w = await mountPanel()
+      const input = w.get('[data-testid="kb-search"]')
+      ;(input.element as HTMLInputElement).value = 'rules'
+      await input.trigger('input')
+      await new Promise((r) => setTimeout(r, KB_SEARCH_DEBOUNCE_MS + 20))
+      await flushPromises()
+      await w.get('[data-testid="kb-hit"]').trigger('click')
+      await flushPromises()
+      expect(scrolled).toEqual(['H2:Rules'])
+    } finally {
+      Element.prototype.scrollIntoView = orig
+    }
+  })
+
+  it('shows the progress bar while indexing and reindexes after a confirmation', async () => {
+    api.status.mockResolvedValue(status({ indexing: true, done: 450, total: 1000, indexed: 450, failed: [{ path: 'bad.md', error: 'too large' }] }))
+    const w = await mountPanel()
+    expect(w.get('[data-testid="kb-progress"] [role="progressbar"]').attributes('aria-valuenow')).toBe('45')
+    expect(w.get('[data-testid="kb-progress"]').text()).toContain('450 of 1,000 (45%)')
+    expect((w.get('[data-testid="kb-reindex"]').element as HTMLButtonElement).disabled).toBe(true)
+    await w.get('[data-testid="kb-failed-count"]').trigger('click')
+    expect(w.get('[data-testid="kb-failed"]').text()).toContain('too large')
+
+    api.status.mockResolvedValue(status({ indexed: 1000 }))
+    const kb = (await import('@/stores/knowledge')).useKnowledgeStore()
+    await kb.refreshStatus()
+    await flushPromises()
+    expect(w.find('[data-testid="kb-progress"]').exists()).toBe(false)
+    await w.get('[data-testid="kb-reindex"]').trigger('click')
+    await flushPromises()
+    expect(api.reindex).not.toHaveBeenCalled()
+    await w.get('[data-test="confirm-ok"]').trigger('click')
+    await flushPromises()
+    expect(api.reindex).toHaveBeenCalledTimes(1)
+  })
+
+  it('Escape clears the search (or ends a composition) without closing the panel', async () => {
+    const w = await mountPanel()
+    const closed = vi.fn()
+    document.addEventListener('keydown', closed)
+    try {
+      const input = w.get('[data-testid="kb-search"]')
+      ;(input.element as HTMLInputElement).value = 'rust'
+      await input.trigger('input')
+      await input.trigger('keydown', { key: 'Escape', isComposing: true })
+      expect(closed).not.toHaveBeenCalled()
+      expect((input.element as HTMLInputElement).value).toBe('rust')
+      await input.trigger('keydown', { key: 'Escape' })
+      expect(closed).not.toHaveBeenCalled()
+      expect((input.element as HTMLInputElement).value).toBe('')
+      await input.trigger('keydown', { key: 'Escape' })
+      expect(closed).toHaveBeenCalledTimes(1) // empty box: the panel's Escape applies
+    } finally {
+      document.removeEventListener('keydown', closed)
+    }
+  })
+
+  it('explains how to fill an empty knowledge base', async () => {
+    api.tree.mockResolvedValue(node('', true, { children: [node('playchat-guide.md', false, { title: 'Guide' })] }))
+    const w = await mountPanel()
+    const empty = w.get('[data-testid="kb-empty"]')
+    expect(empty.text()).toContain('watched live')
+    expect(w.get('[data-testid="kb-empty-root"]').text()).toBe('/home/u/.playchat/knowledge_base')
+    expect(empty.text()).toContain('playchat kb import --source DIR')
+  })
+
+  it('stops polling when closed', async () => {
+    vi.useFakeTimers()
+    const w = await mountPanel()
+    await vi.advanceTimersByTimeAsync(0)
+    const calls = api.status.mock.calls.length
+    w.unmount()
+    wrapper = null
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(api.status).toHaveBeenCalledTimes(calls)
+  })
+})
