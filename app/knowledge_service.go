@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"strings"
 
 	"playchat/backend/kb"
 )
@@ -99,25 +98,9 @@ func (s *KnowledgeService) Tree(dir string) (KBNode, error) {
 	if err != nil {
 		return KBNode{}, err
 	}
-	root, err := c.KB.Tree(context.Background())
+	node, err := c.KB.Folder(context.Background(), dir)
 	if err != nil {
 		return KBNode{}, err
-	}
-	node := root
-	dir = strings.Trim(dir, "/")
-	if dir != "" {
-		for _, part := range strings.Split(dir, "/") {
-			found := false
-			for _, ch := range node.Children {
-				if ch.Dir && ch.Name == part {
-					node, found = ch, true
-					break
-				}
-			}
-			if !found {
-				return KBNode{}, fmt.Errorf("no folder %q in the knowledge base", dir)
-			}
-		}
 	}
 	out := toKBNode(node)
 	for _, ch := range node.Children {
@@ -128,7 +111,7 @@ func (s *KnowledgeService) Tree(dir string) (KBNode, error) {
 
 func toKBNode(n kb.Node) KBNode {
 	return KBNode{Name: n.Name, Path: n.Path, Dir: n.Dir, Title: n.Title, Size: n.Size, Error: n.Error,
-		Count: len(n.Children), Children: []KBNode{}}
+		Count: n.Count, Children: []KBNode{}}
 }
 
 // Read returns one document's Markdown. Paths that leave the knowledge

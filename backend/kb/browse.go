@@ -95,6 +95,78 @@ func (s *Service) Tree(ctx context.Context) (Node, error) {
 	return root.build(), nil
 }
 
+// Folder returns the folder dir ("" = the root, slash-separated, relative
+// to the root) with its direct entries only: sub-folders first, then
+// documents, each by name. A sub-folder's Children are left empty and its
+// Count says how many entries it holds directly. Only the documents under
+// dir are read (a range scan of the path index), so opening a folder of a
+// 45,000-document knowledge base stays cheap. An unknown folder wraps
+// ErrNotDocument.
+func (s *Service) Folder(ctx context.Context, dir string) (Node, error) {
+	dir = strings.Trim(dir, "/")
+	q, args := `SELECT path, title, size, error FROM local_knowledge_docs ORDER BY path`, []any{}
+	prefix := ""
+	if dir != "" {
+		prefix = dir + "/"
+		// '0' is the byte after '/': every path starting with prefix sorts
+		// in [prefix, dir+"0").
+		q = `SELECT path, title, size, error FROM local_knowledge_docs WHERE path >= ? AND path < ? ORDER BY path`
+		args = []any{prefix, dir + "0"}
+	}
+	rows, err := s.o.DB.Bun().QueryContext(ctx, q, args...)
+	if err != nil {
+		return Node{}, err
+	}
+	defer rows.Close()
+	out := Node{Name: path.Base(dir), Path: dir, Dir: true}
+	if dir == "" {
+		out.Name = ""
+	}
+	subs := map[string]map[string]bool{} // sub-folder → its direct entry names
+	var docs []Node
+	seen := false
+	for rows.Next() {
+		var n Node
+		if err := rows.Scan(&n.Path, &n.Title, &n.Size, &n.Error); err != nil {
+			return Node{}, err
+		}
+		seen = true
+		rest := strings.TrimPrefix(n.Path, prefix)
+		first, more, nested := strings.Cut(rest, "/")
+		if !nested {
+			n.Name = first
+			docs = append(docs, n)
+			continue
+		}
+		if subs[first] == nil {
+			subs[first] = map[string]bool{}
+		}
+		next, _, _ := strings.Cut(more, "/")
+		subs[first][next] = true
+	}
+	if err := rows.Err(); err != nil {
+		return Node{}, err
+	}
+	if dir != "" && !seen {
+		return Node{}, fmt.Errorf("folder %q: %w", dir, ErrNotDocument)
+	}
+	names := make([]string, 0, len(subs))
+	for name := range subs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := name
+		if dir != "" {
+			p = dir + "/" + name
+		}
+		out.Children = append(out.Children, Node{Name: name, Path: p, Dir: true, Count: len(subs[name])})
+	}
+	out.Children = append(out.Children, docs...)
+	out.Count = len(out.Children)
+	return out, nil
+}
+
 type treeNode struct {
 	Node
 	dirs map[string]*treeNode

@@ -3,6 +3,7 @@ package kb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -153,5 +154,40 @@ func TestTreeListsFoldersFirstFromTheIndex(t *testing.T) {
 	want := "| a|  a/y|   a/y/x.md|  a/z.md| b.md| c.md"
 	if got != want {
 		t.Errorf("tree = %q, want %q", got, want)
+	}
+}
+
+func TestFolderListsOneLevelWithCounts(t *testing.T) {
+	f := newFixture(t, "")
+	for _, p := range []string{"b.md", "a/z.md", "a/y/x.md", "a/y/w.md", "a0.md", "c.md"} {
+		writeFile(t, filepath.Join(f.dir, p), "# "+p+"\n")
+	}
+	if _, err := f.svc.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	list := func(n Node) string {
+		var out []string
+		for _, c := range n.Children {
+			out = append(out, fmt.Sprintf("%s:%v:%d", c.Path, c.Dir, c.Count))
+		}
+		return strings.Join(out, " ")
+	}
+	root, err := f.svc.Folder(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := list(root); got != "a:true:2 a0.md:false:0 b.md:false:0 c.md:false:0" || root.Count != 4 {
+		t.Errorf("root = %q (count %d)", got, root.Count)
+	}
+	a, err := f.svc.Folder(context.Background(), "a/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "a0.md" sorts right after "a/…" but is not inside a.
+	if got := list(a); got != "a/y:true:2 a/z.md:false:0" || a.Name != "a" {
+		t.Errorf("a = %q", got)
+	}
+	if _, err := f.svc.Folder(context.Background(), "nope"); !errors.Is(err, ErrNotDocument) {
+		t.Errorf("unknown folder: err = %v", err)
 	}
 }
