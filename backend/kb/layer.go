@@ -35,7 +35,8 @@ func DefaultTokenBudget(model string) int {
 // minCoverage) — in fused rank order. A document that fits its share of the
 // token budget goes whole; a larger one is represented by its best-matching
 // sections. Retrieval errors are logged and give an empty layer: the KB never
-// fails a turn. The query is embedded once per turn.
+// fails a turn. The query is embedded once per turn. While the start-up pass
+// runs, a turn waits for it at most BootWait.
 func (s *Service) Layer() chat.Layer { return kbLayer{s} }
 
 type kbLayer struct{ s *Service }
@@ -45,6 +46,7 @@ func (kbLayer) Name() string { return LayerName }
 
 // Build returns one truncatable block, or none when nothing qualifies.
 func (l kbLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, error) {
+	l.s.waitBoot(ctx, BootWait)
 	text, err := l.s.layerText(ctx, q.LatestUser, q.Model)
 	if err != nil {
 		l.s.log.Warn("knowledge base layer skipped", "err", err)

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,22 @@ func TestLayerIsEmptyWhenDisabledOrBlank(t *testing.T) {
 	f.set.update(func(s *Settings) { s.TopK = 0 })
 	if b, _ := l.Build(ctx, chat.Query{LatestUser: "カレーの作り方"}); len(b) != 0 {
 		t.Errorf("TopK 0 gave %v", b)
+	}
+}
+
+func TestATurnRightAfterStartSeesTheReconciledIndex(t *testing.T) {
+	f := newFixture(t, "")
+	for i := 0; i < 40; i++ {
+		writeFile(t, filepath.Join(f.dir, fmt.Sprintf("doc%02d.md", i)), fmt.Sprintf("# 文書 %d\n\nふつうの本文です。\n", i))
+	}
+	writeFile(t, filepath.Join(f.dir, "wifi.md"), "# 自宅の Wi-Fi\n\nWi-Fi のパスワードはルーターの裏に書いてある。\n")
+	ctx := context.Background()
+	if err := f.svc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// No WaitIdle: the layer itself waits for the start-up pass.
+	blocks, err := f.svc.Layer().Build(ctx, chat.Query{LatestUser: "Wi-Fiのパスワードはどこ？", Model: "openai/gpt-4o-mini"})
+	if err != nil || len(blocks) != 1 || !strings.Contains(blocks[0].Text, "wifi.md") {
+		t.Fatalf("blocks = %+v, err = %v", blocks, err)
 	}
 }

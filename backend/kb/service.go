@@ -175,6 +175,32 @@ func (s *Service) WaitIdle(ctx context.Context) error {
 	}
 }
 
+// BootWait bounds how long a turn waits for the start-up pass: a turn sent
+// right after the window opens sees a reconciled index, while a first
+// indexing of a huge folder never holds a turn for long (it then uses what
+// is indexed so far).
+const BootWait = 3 * time.Second
+
+// waitBoot blocks until Start's watcher and first pass are done, at most d.
+func (s *Service) waitBoot(ctx context.Context, d time.Duration) {
+	deadline := time.After(d)
+	for {
+		s.mu.Lock()
+		booting, ch := s.booting && !s.closed, s.changed
+		s.mu.Unlock()
+		if !booting {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 func (s *Service) idleLocked() bool {
 	if s.closed {
 		return true
