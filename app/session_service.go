@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"playchat/backend/atomicfile"
 	"playchat/backend/session"
@@ -68,12 +69,16 @@ func (s *SessionService) SetModel(id, model string) (Session, error) {
 	return toSession(x), err
 }
 
-// Delete deletes a session with its messages and memories.
+// Delete deletes a session with its messages and memories; a reply still
+// streaming into it is stopped first.
 func (s *SessionService) Delete(id string) error {
 	c, err := s.app.backend()
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c.Chat.StopSession(ctx, id)
 	return c.DB.DeleteSession(context.Background(), id)
 }
 

@@ -66,6 +66,7 @@ type Service struct {
 	layers     []Layer
 	tools      *tools.Registry
 	pinner     Pinner
+	checkModel func(string) error
 	log        *slog.Logger
 	clock      func() time.Time
 
@@ -87,7 +88,10 @@ type Options struct {
 	Tools *tools.Registry
 	// Pinner pins note pages to a session (TurnRequest.NotePageIDs).
 	Pinner Pinner
-	Logger *slog.Logger
+	// CheckModel, when set, rejects a model string the LLM cannot use
+	// (unknown provider, missing key) before anything is stored.
+	CheckModel func(model string) error
+	Logger     *slog.Logger
 	// Clock is for tests; default time.Now.
 	Clock func() time.Time
 }
@@ -102,7 +106,7 @@ func New(o Options) *Service {
 	}
 	layers := append(append([]Layer{}, o.Layers...), memoryLayer{db: o.DB})
 	return &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
-		layers: layers, tools: o.Tools, pinner: o.Pinner, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
+		layers: layers, tools: o.Tools, pinner: o.Pinner, checkModel: o.CheckModel, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
 }
 
 // TurnRequest starts a turn.
@@ -181,6 +185,11 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	if model == "" {
 		return nil, ErrNoModel
 	}
+	if s.checkModel != nil {
+		if err := s.checkModel(model); err != nil {
+			return nil, err
+		}
+	}
 	if req.SessionID == "" {
 		var err error
 		if sess, err = s.db.CreateSession(ctx, "", model); err != nil {
@@ -235,6 +244,28 @@ func (s *Service) Stop(turnID string) {
 	s.mu.Unlock()
 	if t != nil {
 		t.cancel()
+	}
+}
+
+// StopSession cancels the session's running turns and waits until they
+// have stored their partial replies (or ctx ends), so the session can be
+// deleted without a turn writing into it afterwards.
+func (s *Service) StopSession(ctx context.Context, sessionID string) {
+	s.mu.Lock()
+	var ts []*Turn
+	for _, t := range s.turns {
+		if t.SessionID == sessionID {
+			ts = append(ts, t)
+			t.cancel()
+		}
+	}
+	s.mu.Unlock()
+	for _, t := range ts {
+		select {
+		case <-t.done:
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 

@@ -15,6 +15,9 @@ import (
 	"playchat/backend/tools"
 )
 
+// ErrToolLimit means the model used up TOOL_MAX_ROUNDS without answering.
+var ErrToolLimit = errors.New("the model reached the tool-call limit")
+
 // DefaultToolMaxRounds is TOOL_MAX_ROUNDS' default.
 const DefaultToolMaxRounds = 3
 
@@ -80,6 +83,9 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		if req.Tools == nil || len(res.ToolCalls)+len(res.Truncated) == 0 {
 			if len(res.ToolCalls) > 0 {
 				s.log.Warn("model called tools after the last tool round; ignored", "model", t.Model, "calls", len(res.ToolCalls))
+				if strings.TrimSpace(r.text.String()) == "" {
+					return r, fmt.Errorf("%w (%d rounds): it kept calling tools and gave no answer", ErrToolLimit, maxRounds)
+				}
 			}
 			return r, nil
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"playchat/backend/chat"
 	"playchat/backend/event"
 	"playchat/backend/llm/llmtest"
 	"playchat/backend/store"
@@ -160,7 +161,11 @@ func TestToolRoundsAreCappedAndTheLastRequestHasNoTools(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		srv.Enqueue(toolCall(fmt.Sprint("c", i), "lookup", `{"query":"again"}`))
 	}
-	turn(t, c, "", "loop forever")
+	res, rec, _ := turn(t, c, "", "loop forever")
+	if !errors.Is(res.Err, chat.ErrToolLimit) || res.Reply.Status != store.StatusError ||
+		!strings.HasSuffix(rec.types(), "error") {
+		t.Fatalf("a model that never answers: %+v (events %s)", res, rec.types())
+	}
 	reqs := srv.ChatRequests()
 	if len(reqs) != 3 || len(calls) != 2 || len(reqs[2].Tools) != 0 || len(reqs[1].Tools) == 0 {
 		t.Fatalf("requests = %d, calls = %d, tools on last = %d", len(reqs), len(calls), len(reqs[len(reqs)-1].Tools))

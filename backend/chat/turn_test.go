@@ -300,6 +300,8 @@ func TestBadRequestsStoreNothing(t *testing.T) {
 		{Text: "   "},
 		{Text: "hi"}, // no model anywhere
 		{Text: "hi", SessionID: "no-such-session", Model: "openai/x"},
+		{Text: "hi", Model: "bogus/model"},              // unknown provider
+		{Text: "hi", Model: "anthropic/claude-3-haiku"}, // no ANTHROPIC_API_KEY
 	} {
 		if _, err := c.Chat.Start(ctx, req, event.Discard); err == nil {
 			t.Fatalf("%+v accepted", req)
@@ -320,5 +322,35 @@ func TestAnUnreachableServerIsReportedPlainly(t *testing.T) {
 	want := "cannot reach the model server at http://127.0.0.1:9 (connect: connection refused)"
 	if res.Err == nil || res.Reply.Error != want || rec.events[len(rec.events)-1].Value != want {
 		t.Fatalf("error = %q / %v", res.Reply.Error, rec.events[len(rec.events)-1].Value)
+	}
+}
+
+func TestDeletingASessionStopsItsTurnFirst(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Enqueue(llmtest.Response{Chunks: llmtest.SplitText(strings.Repeat("長い。", 50), 50), ChunkDelay: 20 * time.Millisecond})
+	c := newCore(t, srv)
+	ctx := context.Background()
+	started := make(chan struct{}, 1)
+	tr, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "話して"}, event.EmitterFunc(func(e event.Event) {
+		if e.Type == event.Chunk {
+			select {
+			case started <- struct{}{}:
+			default:
+			}
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	c.Chat.StopSession(ctx, tr.SessionID)
+	if c.Chat.Running() != 0 {
+		t.Fatal("StopSession returned while the turn still runs")
+	}
+	if err := c.DB.DeleteSession(ctx, tr.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	if r := tr.Wait(); !r.Stopped {
+		t.Fatalf("turn result = %+v", r)
 	}
 }

@@ -132,6 +132,10 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		// chat service's own.
 		Layers: []chat.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer()},
 		Pinner: c.Notes,
+		CheckModel: func(model string) error {
+			_, err := llm.ResolveModel(model, providers(c.Config()))
+			return err
+		},
 		Settings: func() chat.Settings {
 			cfg := c.Config()
 			return chat.Settings{DefaultModel: cfg.DefaultModel, ContextWindowTokens: cfg.ContextWindowTokens,

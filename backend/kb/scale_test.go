@@ -313,6 +313,16 @@ func TestScale(t *testing.T) {
 	t.Logf("indexing with embeddings (fake server, dim 256): %v total (lexical %v + %d sections embedded in %d requests in %v); peak RSS %d MiB",
 		total.Round(time.Millisecond), lex2.Round(time.Millisecond), embedded, emb.calls.Load(),
 		(total - lex2).Round(time.Millisecond), peak)
+	if prof := os.Getenv("KB_SCALE_HYBRID_CPUPROFILE"); prof != "" {
+		pf, err := os.Create(prof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pprof.StartCPUProfile(pf)
+		queryLatencies(t, fe, 5)
+		pprof.StopCPUProfile()
+		pf.Close()
+	}
 	p50, p95, hit3 = queryLatencies(t, fe, 5)
 	t.Logf("hybrid query latency (BM25 + cosine over all sections, RRF): p50 %v, p95 %v (hit@3 by source %.2f)",
 		p50.Round(10*time.Microsecond), p95.Round(10*time.Microsecond), hit3)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -52,11 +53,30 @@ func Parse(r io.Reader) (Document, error) {
 	if len(data) > MaxDocumentBytes {
 		return Document{}, &ValidationError{[]string{fmt.Sprintf("the file is larger than %d MiB", MaxDocumentBytes>>20)}}
 	}
+	// Format and version first, so a file from a newer playchat says so
+	// instead of failing on the fields it added.
+	var probe struct {
+		Format   string          `json:"format"`
+		Version  int             `json:"version"`
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return Document{}, &ValidationError{[]string{"not a playchat session file: " + jsonProblem(err)}}
+	}
+	if probe.Format != Format {
+		return Document{}, &ValidationError{[]string{fmt.Sprintf("format is %q, want %q: not a playchat session file", probe.Format, Format)}}
+	}
+	if probe.Version < 1 || probe.Version > Version {
+		return Document{}, &ValidationError{[]string{fmt.Sprintf("version %d is not supported (this playchat reads versions 1 to %d)", probe.Version, Version)}}
+	}
+	if len(probe.Messages) == 0 || string(probe.Messages) == "null" {
+		return Document{}, &ValidationError{[]string{"the file has no messages list"}}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var doc Document
 	if err := dec.Decode(&doc); err != nil {
-		return Document{}, &ValidationError{[]string{"not a playchat session file: " + err.Error()}}
+		return Document{}, &ValidationError{[]string{"not a playchat session file: " + jsonProblem(err)}}
 	}
 	if dec.More() {
 		return Document{}, &ValidationError{[]string{"unexpected data after the JSON document"}}
@@ -141,8 +161,10 @@ func Validate(doc Document) error {
 				add("messages[%d].toolActivity is not a JSON array of objects", i)
 			}
 		}
-		if (m.MemoryID != nil) != (m.ArchivedAt != nil) {
-			add("messages[%d] must have both archivedAt and memoryId, or neither", i)
+		// A message's memory may have been deleted (the message stays
+		// archived with no memory), but a memory id needs archivedAt.
+		if m.MemoryID != nil && m.ArchivedAt == nil {
+			add("messages[%d] has a memoryId but no archivedAt", i)
 		}
 	}
 	if len(p) > 0 {
@@ -159,9 +181,8 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 	}
 	sess := store.Session{ID: uuid.NewString(), Title: doc.Session.Title, Model: doc.Session.Model,
 		CreatedAt: doc.Session.CreatedAt.UTC(), UpdatedAt: doc.Session.UpdatedAt.UTC()}
-	if sess.UpdatedAt.IsZero() {
-		sess.UpdatedAt = sess.CreatedAt
-	}
+	// The copy is "updated" now, so it shows at the top of the list.
+	sess.UpdatedAt = time.Now().UTC()
 	err := db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(&sess).Exec(ctx); err != nil {
 			return err
@@ -194,8 +215,11 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 				ToolActivity: string(m.ToolActivity)}
 			if m.ArchivedAt != nil {
 				t := m.ArchivedAt.UTC()
+				row.ArchivedAt = &t
+			}
+			if m.MemoryID != nil {
 				id := memMap[*m.MemoryID]
-				row.ArchivedAt, row.MemoryID = &t, &id
+				row.MemoryID = &id
 			}
 			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 				return err
@@ -212,6 +236,29 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 		return Imported{}, fmt.Errorf("import session: %w", err)
 	}
 	return Imported{Session: sess, Messages: len(doc.Messages), Memories: len(doc.Memories)}, nil
+}
+
+// jsonProblem words a decoding error for people: a wrong type names the
+// field and the expected kind instead of Go's struct names.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		kind := map[string]string{"string": "text", "int": "a whole number", "int64": "a whole number",
+			"bool": "true or false", "Time": "a time (RFC 3339)"}[te.Type.Name()]
+		if kind == "" {
+			kind = "a " + te.Type.Kind().String()
+		}
+		field := te.Field
+		if field == "" {
+			field = "the document"
+		}
+		return fmt.Sprintf("%s should be %s, not a JSON %s", field, kind, te.Value)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("invalid JSON at byte %d: %s", se.Offset, se.Error())
+	}
+	return err.Error()
 }
 
 // ImportReader parses, validates and imports a document.

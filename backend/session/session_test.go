@@ -106,17 +106,22 @@ func TestBrokenFilesChangeNothing(t *testing.T) {
 	}
 	msgs := func(d map[string]any) []any { return d["messages"].([]any) }
 	cases := map[string]struct{ file, want string }{
-		"not json":        {"{not json", "not a playchat session file"},
-		"empty":           {"", "not a playchat session file"},
-		"other format":    {mutate(func(d map[string]any) { d["format"] = "chatgpt" }), `format is "chatgpt"`},
-		"future version":  {mutate(func(d map[string]any) { d["version"] = 99 }), "version 99"},
-		"unknown field":   {mutate(func(d map[string]any) { d["extra"] = 1 }), "unknown field"},
-		"bad role":        {mutate(func(d map[string]any) { msgs(d)[2].(map[string]any)["role"] = "robot" }), `role "robot"`},
-		"bad status":      {mutate(func(d map[string]any) { msgs(d)[2].(map[string]any)["status"] = "done" }), `status "done"`},
-		"dangling memory": {mutate(func(d map[string]any) { msgs(d)[0].(map[string]any)["memoryId"] = 777 }), "memoryId 777"},
-		"duplicate id":    {mutate(func(d map[string]any) { msgs(d)[1].(map[string]any)["id"] = msgs(d)[0].(map[string]any)["id"] }), "used twice"},
-		"bad time":        {mutate(func(d map[string]any) { msgs(d)[1].(map[string]any)["createdAt"] = "yesterday" }), "not a playchat session file"},
-		"trailing data":   {string(good) + "{}", "unexpected data"},
+		"not json":                      {"{not json", "not a playchat session file"},
+		"empty":                         {"", "not a playchat session file"},
+		"other format":                  {mutate(func(d map[string]any) { d["format"] = "chatgpt" }), `format is "chatgpt"`},
+		"future version":                {mutate(func(d map[string]any) { d["version"] = 99 }), "version 99"},
+		"unknown field":                 {mutate(func(d map[string]any) { d["extra"] = 1 }), "unknown field"},
+		"bad role":                      {mutate(func(d map[string]any) { msgs(d)[2].(map[string]any)["role"] = "robot" }), `role "robot"`},
+		"bad status":                    {mutate(func(d map[string]any) { msgs(d)[2].(map[string]any)["status"] = "done" }), `status "done"`},
+		"dangling memory":               {mutate(func(d map[string]any) { msgs(d)[0].(map[string]any)["memoryId"] = 777 }), "memoryId 777"},
+		"duplicate id":                  {mutate(func(d map[string]any) { msgs(d)[1].(map[string]any)["id"] = msgs(d)[0].(map[string]any)["id"] }), "used twice"},
+		"bad time":                      {mutate(func(d map[string]any) { msgs(d)[1].(map[string]any)["createdAt"] = "yesterday" }), "not a playchat session file"},
+		"trailing data":                 {string(good) + "{}", "after top-level value"},
+		"newer version with new fields": {mutate(func(d map[string]any) { d["version"] = 999; d["newField"] = true }), "version 999 is not supported"},
+		"no messages":                   {mutate(func(d map[string]any) { delete(d, "messages") }), "no messages list"},
+		"null messages":                 {mutate(func(d map[string]any) { d["messages"] = nil }), "no messages list"},
+		"wrong type":                    {mutate(func(d map[string]any) { msgs(d)[0].(map[string]any)["content"] = 5 }), "messages.content should be text, not a JSON number"},
+		"memory without archive":        {mutate(func(d map[string]any) { delete(msgs(d)[0].(map[string]any), "archivedAt") }), "memoryId but no archivedAt"},
 	}
 	before, _ := db.ListSessions(ctx)
 	for name, c := range cases {
@@ -130,5 +135,29 @@ func TestBrokenFilesChangeNothing(t *testing.T) {
 	after, _ := db.ListSessions(ctx)
 	if len(after) != len(before) {
 		t.Fatalf("a broken import wrote a session: %d → %d", len(before), len(after))
+	}
+}
+
+func TestASessionWhoseMemoryWasDeletedStillRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	db, id := seeded(t)
+	mems, _ := db.ActiveMemories(ctx, id)
+	if err := db.DeleteMemory(ctx, mems[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	data, err := ExportJSON(ctx, db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ImportReader(ctx, db, bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("a file this playchat exported was refused: %v", err)
+	}
+	msgs, _ := db.SessionMessages(ctx, res.Session.ID)
+	if msgs[0].ArchivedAt == nil || msgs[0].MemoryID != nil {
+		t.Fatalf("archived message without memory imported as %+v", msgs[0])
+	}
+	if list, _ := db.ListSessions(ctx); list[0].ID != res.Session.ID {
+		t.Fatal("the imported copy is not at the top of the list")
 	}
 }

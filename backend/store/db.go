@@ -80,6 +80,14 @@ func OpenUnmigrated(path string) (*DB, error) {
 		sqldb.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	// The database holds API keys saved in the window: owner-only, like the
+	// data dir (the WAL and shared-memory files too).
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			sqldb.Close()
+			return nil, fmt.Errorf("protect %s: %w", p, err)
+		}
+	}
 	return &DB{bun: bun.NewDB(sqldb, sqlitedialect.New()), path: path}, nil
 }
 

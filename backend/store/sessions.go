@@ -46,9 +46,11 @@ func (d *DB) SetSessionModel(ctx context.Context, id, model string) (Session, er
 	return d.updateSession(ctx, id, "model", model)
 }
 
+// updateSession sets one column. updated_at is left alone: it orders the
+// session list by conversation activity, and a rename is not activity.
 func (d *DB) updateSession(ctx context.Context, id, column, value string) (Session, error) {
 	res, err := d.bun.NewUpdate().Table("sessions").Set("? = ?", bun.Ident(column), value).
-		Set("updated_at = ?", now()).Where("id = ?", id).Exec(ctx)
+		Where("id = ?", id).Exec(ctx)
 	if err != nil {
 		return Session{}, err
 	}

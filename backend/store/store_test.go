@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -228,6 +229,9 @@ func TestSettingsPresetsAndSessions(t *testing.T) {
 		t.Fatal("auto title not set")
 	}
 	db.RenameSession(ctx, b.ID, "mine")
+	if list, _ := db.ListSessions(ctx); list[0].ID != a.ID {
+		t.Fatal("renaming a session moved it to the top")
+	}
 	if ok, _ := db.SetSessionTitleIfEmpty(ctx, b.ID, "auto"); ok {
 		t.Fatal("auto title overwrote a user title")
 	}
@@ -250,5 +254,18 @@ func TestEmbeddingRoundTrip(t *testing.T) {
 	}
 	if _, err := DecodeEmbedding([]byte{1, 2, 3}); err == nil {
 		t.Fatal("odd-length blob accepted")
+	}
+}
+
+func TestTheDatabaseFileIsOwnerOnly(t *testing.T) {
+	db := openTest(t)
+	for _, p := range []string{db.Path(), db.Path() + "-wal"} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600", p, st.Mode().Perm())
+		}
 	}
 }
