@@ -36,10 +36,19 @@ func New(opts core.Options) *App { return &App{opts: opts} }
 
 // Startup opens the core. Wails calls it with the window's context.
 func (a *App) Startup(ctx context.Context) {
-	c, err := core.Open(ctx, a.opts)
+	opts := a.opts
+	opts.Exclusive = true
+	c, err := core.Open(ctx, opts)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.platform = newDesktopPlatform(ctx)
+	if errors.Is(err, core.ErrAlreadyRunning) {
+		// Another window (in another desktop session, where the D-Bus
+		// single-instance lock cannot see it) has this database open.
+		a.startErr = err
+		go a.platform.Fatal("playchat", err.Error()+".\nClose the other window first.")
+		return
+	}
 	if err != nil {
 		a.startErr = err
 		slog.Error("start-up failed", "err", err)

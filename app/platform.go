@@ -19,6 +19,8 @@ type Platform interface {
 	Show()
 	// OpenURL opens a URL (or a file:// folder) with the system's handler.
 	OpenURL(u string)
+	// Fatal shows an error dialog, then quits the app.
+	Fatal(title, message string)
 }
 
 type desktopPlatform struct{ ctx context.Context }
@@ -47,3 +49,8 @@ func (p desktopPlatform) Show() {
 }
 
 func (p desktopPlatform) OpenURL(u string) { runtime.BrowserOpenURL(p.ctx, u) }
+
+func (p desktopPlatform) Fatal(title, message string) {
+	_, _ = runtime.MessageDialog(p.ctx, runtime.MessageDialogOptions{Type: runtime.ErrorDialog, Title: title, Message: message})
+	runtime.Quit(p.ctx)
+}

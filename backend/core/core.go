@@ -6,6 +6,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -39,7 +40,15 @@ type Options struct {
 	// LLMOptions are appended to the LLM client's options (tests pass a
 	// fake sleep so retries take no time).
 	LLMOptions []llm.Option
+	// Exclusive makes Open fail with ErrAlreadyRunning while another
+	// process holds the data dir exclusively (the window sets it: two
+	// windows on one database would overwrite each other's edits; the CLI
+	// does not, and may run beside the window).
+	Exclusive bool
 }
+
+// ErrAlreadyRunning means another playchat window uses the data dir.
+var ErrAlreadyRunning = errors.New("playchat is already open with this data folder")
 
 // Core is the running backend.
 type Core struct {
@@ -54,6 +63,7 @@ type Core struct {
 	Log        *slog.Logger
 
 	closeLog func() error
+	unlock   func()
 	environ  []string
 	logLevel slog.LevelVar
 
@@ -76,11 +86,19 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	c := &Core{DataDir: dir, environ: o.Environ, closeLog: func() error { return nil }}
+	c := &Core{DataDir: dir, environ: o.Environ, closeLog: func() error { return nil }, unlock: func() {}}
+	if o.Exclusive {
+		unlock, err := lockDataDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		c.unlock = unlock
+	}
 	c.Log = o.Logger
 	if c.Log == nil {
 		lg, closeFn, err := OpenLogFile(dir, &c.logLevel)
 		if err != nil {
+			c.unlock()
 			return nil, err
 		}
 		c.Log, c.closeLog = lg, closeFn
@@ -88,12 +106,14 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
 	if err != nil {
 		c.closeLog()
+		c.unlock()
 		return nil, err
 	}
 	c.DB = db
 	if err := c.Reload(ctx); err != nil {
 		db.Close()
 		c.closeLog()
+		c.unlock()
 		return nil, err
 	}
 	if cerr := c.ConfigError(); cerr != nil {
@@ -218,6 +238,7 @@ func (c *Core) Close() error {
 	}
 	err := c.DB.Close()
 	c.closeLog()
+	c.unlock()
 	return err
 }
 
