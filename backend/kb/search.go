@@ -77,6 +77,15 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 		}
 		return c
 	}
+	// The semantic side (query embedding + a scan of every section vector)
+	// runs beside the lexical one: they share nothing until the fusion, and
+	// on two cores this takes the scan off the query's critical path.
+	semCh := make(chan semantic, 1)
+	if model := s.embeddingModel(); model != "" && strings.TrimSpace(query) != "" {
+		go func() { semCh <- s.semanticSearch(ctx, model, query) }()
+	} else {
+		semCh <- semantic{}
+	}
 	for li, lx := range s.lexes {
 		terms, err := lx.terms(query)
 		if err != nil {
@@ -106,36 +115,30 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 			}
 		}
 	}
-	if model := s.embeddingModel(); model != "" && strings.TrimSpace(query) != "" {
-		if err := s.vec.ensure(ctx, s.o.DB, model); err != nil {
-			s.log.Warn("knowledge base vectors could not be loaded", "err", err)
-		} else if qv, err := s.queryVector(ctx, model, query); err != nil {
-			s.log.Warn("query embedding failed; lexical retrieval only", "err", err)
-		} else {
-			r.qvec = qv
-			// Only documents at or above MinScore (the original's rule) that
-			// also stand out from the collection (standOut) are semantic
-			// matches; below that the similarity is kept for display and
-			// section choice but does not rank.
-			scores := s.vec.search(qv)
-			floor := max(standOut(scores), set.MinScore)
-			var matches []docScore
-			for _, d := range scores {
-				if d.best >= floor {
-					matches = append(matches, d)
-				}
-				if c, ok := byDoc[d.docID]; ok {
-					c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
-				}
+	if sem := <-semCh; sem.ok {
+		r.qvec = sem.qvec
+		// Only documents at or above MinScore (the original's rule) that
+		// also stand out from the collection (standOut) are semantic
+		// matches; below that the similarity is kept for display and
+		// section choice but does not rank.
+		scores := sem.scores
+		floor := max(standOut(scores), set.MinScore)
+		var matches []docScore
+		for _, d := range scores {
+			if d.best >= floor {
+				matches = append(matches, d)
 			}
-			// Every document above the floor is here, so a match's place
-			// among them is its rank in the whole collection.
-			sort.Slice(matches, func(i, j int) bool { return matches[i].best > matches[j].best })
-			for rank, d := range matches[:min(len(matches), fuseDepth)] {
-				c := get(d.docID)
-				c.ranks[nRank-1] = rank + 1
+			if c, ok := byDoc[d.docID]; ok {
 				c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
 			}
+		}
+		// Every document above the floor is here, so a match's place
+		// among them is its rank in the whole collection.
+		sort.Slice(matches, func(i, j int) bool { return matches[i].best > matches[j].best })
+		for rank, d := range matches[:min(len(matches), fuseDepth)] {
+			c := get(d.docID)
+			c.ranks[nRank-1] = rank + 1
+			c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
 		}
 	}
 	for _, c := range byDoc {
@@ -163,6 +166,28 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 		return nil, err
 	}
 	return r, nil
+}
+
+// semantic is the embedding side of a retrieval: the query vector and every
+// document's best section similarity (ok false when embeddings are off or
+// failed: retrieval is then lexical only).
+type semantic struct {
+	qvec   []float32
+	scores []docScore
+	ok     bool
+}
+
+func (s *Service) semanticSearch(ctx context.Context, model, query string) semantic {
+	if err := s.vec.ensure(ctx, s.o.DB, model); err != nil {
+		s.log.Warn("knowledge base vectors could not be loaded", "err", err)
+		return semantic{}
+	}
+	qv, err := s.queryVector(ctx, model, query)
+	if err != nil {
+		s.log.Warn("query embedding failed; lexical retrieval only", "err", err)
+		return semantic{}
+	}
+	return semantic{qvec: qv, scores: s.vec.search(qv), ok: true}
 }
 
 // semanticZ is how far above the collection's mean, in standard
