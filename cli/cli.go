@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"playchat/backend/chat"
 	"playchat/backend/core"
 )
 
@@ -137,6 +138,9 @@ func readAllText(r io.Reader) (string, error) {
 	if r == nil {
 		r = os.Stdin
 	}
-	b, err := io.ReadAll(io.LimitReader(r, 1<<20+1))
+	b, err := io.ReadAll(io.LimitReader(r, chat.MaxMessageBytes+1))
+	if len(b) > chat.MaxMessageBytes {
+		return "", fmt.Errorf("the message on standard input is longer than %d MiB", chat.MaxMessageBytes>>20)
+	}
 	return strings.TrimRight(string(b), "\n"), err
 }

@@ -72,7 +72,7 @@ func kbStatus(ctx context.Context, args []string, env Env) error {
 		w := env.Stdout
 		fmt.Fprintf(w, "folder:     %s\n", st.Root)
 		fmt.Fprintf(w, "indexed:    %d documents\n", st.Indexed)
-		fmt.Fprintf(w, "pending:    %d (new, changed or removed since the last index; the app or any kb command updates it)\n", st.Pending)
+		fmt.Fprintf(w, "pending:    %d (new, changed or removed files not indexed yet; the running app, kb search or kb reindex index them)\n", st.Pending)
 		fmt.Fprintf(w, "failed:     %d\n", len(st.Failed))
 		for _, f := range st.Failed {
 			fmt.Fprintf(w, "  %s: %s\n", f.Path, f.Error)
@@ -206,21 +206,31 @@ func kbImport(ctx context.Context, args []string, env Env) error {
 		if *asJSON {
 			return printJSON(env.Stdout, rep)
 		}
-		verb := "copied"
+		copyVerb, removeVerb := "copied", "removed"
 		if rep.DryRun {
-			verb = "would copy"
+			copyVerb, removeVerb = "would copy", "would remove"
 		}
 		fmt.Fprintf(env.Stdout, "%s %d new and %d changed files (%d bytes) into %s; %d unchanged\n",
-			verb, len(rep.Copied), len(rep.Updated), rep.Bytes, dst, rep.Unchanged)
+			copyVerb, len(rep.Copied), len(rep.Updated), rep.Bytes, dst, rep.Unchanged)
 		if *mirror {
-			fmt.Fprintf(env.Stdout, "removed %d files gone from the source%s\n", len(rep.Removed), map[bool]string{true: " (dry run)"}[rep.DryRun])
+			fmt.Fprintf(env.Stdout, "%s %d files gone from the source\n", removeVerb, len(rep.Removed))
+			for _, p := range rep.Removed {
+				fmt.Fprintf(env.Stdout, "  %s %s\n", removeVerb, p)
+			}
 		}
 		for _, sk := range rep.Skipped {
 			fmt.Fprintf(env.Stdout, "skipped %s\n", sk)
 		}
-		if !rep.DryRun {
-			fmt.Fprintln(env.Stdout, "the running app indexes them now; otherwise the next start or kb command does")
+		if rep.DryRun {
+			return nil
 		}
+		// Index what was copied now, so status and search reflect it.
+		idx, err := s.Reconcile(ctx)
+		if err != nil {
+			return err
+		}
+		embedForCLI(ctx, s, env)
+		fmt.Fprintf(env.Stdout, "indexed: %d new or changed, %d removed, %d failed\n", idx.Indexed, idx.Removed, idx.Failed)
 		return nil
 	})
 }

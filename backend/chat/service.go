@@ -163,7 +163,7 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 		return nil, ErrEmptyMessage
 	}
 	if len(req.Text) > MaxMessageBytes {
-		return nil, fmt.Errorf("the message is too long (%d bytes, at most %d)", len(req.Text), MaxMessageBytes)
+		return nil, fmt.Errorf("the message is too long (%d bytes, at most %d MiB)", len(req.Text), MaxMessageBytes>>20)
 	}
 	if !utf8.ValidString(req.Text) {
 		return nil, errors.New("the message is not valid UTF-8")

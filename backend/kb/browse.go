@@ -98,7 +98,7 @@ func (s *Service) Tree(ctx context.Context) (Node, error) {
 // Folder returns the folder dir ("" = the root, slash-separated, relative
 // to the root) with its direct entries only: sub-folders first, then
 // documents, each by name. A sub-folder's Children are left empty and its
-// Count says how many entries it holds directly. Only the documents under
+// Count says how many documents it holds, at any depth. Only the documents under
 // dir are read (a range scan of the path index), so opening a folder of a
 // 45,000-document knowledge base stays cheap. An unknown folder wraps
 // ErrNotDocument.
@@ -122,7 +122,7 @@ func (s *Service) Folder(ctx context.Context, dir string) (Node, error) {
 	if dir == "" {
 		out.Name = ""
 	}
-	subs := map[string]map[string]bool{} // sub-folder → its direct entry names
+	subs := map[string]int{} // sub-folder → documents below it
 	var docs []Node
 	seen := false
 	for rows.Next() {
@@ -132,17 +132,13 @@ func (s *Service) Folder(ctx context.Context, dir string) (Node, error) {
 		}
 		seen = true
 		rest := strings.TrimPrefix(n.Path, prefix)
-		first, more, nested := strings.Cut(rest, "/")
+		first, _, nested := strings.Cut(rest, "/")
 		if !nested {
 			n.Name = first
 			docs = append(docs, n)
 			continue
 		}
-		if subs[first] == nil {
-			subs[first] = map[string]bool{}
-		}
-		next, _, _ := strings.Cut(more, "/")
-		subs[first][next] = true
+		subs[first]++
 	}
 	if err := rows.Err(); err != nil {
 		return Node{}, err
@@ -160,10 +156,13 @@ func (s *Service) Folder(ctx context.Context, dir string) (Node, error) {
 		if dir != "" {
 			p = dir + "/" + name
 		}
-		out.Children = append(out.Children, Node{Name: name, Path: p, Dir: true, Count: len(subs[name])})
+		out.Children = append(out.Children, Node{Name: name, Path: p, Dir: true, Count: subs[name]})
 	}
 	out.Children = append(out.Children, docs...)
-	out.Count = len(out.Children)
+	out.Count = len(docs)
+	for _, n := range subs {
+		out.Count += n
+	}
 	return out, nil
 }
 

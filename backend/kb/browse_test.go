@@ -157,7 +157,7 @@ func TestTreeListsFoldersFirstFromTheIndex(t *testing.T) {
 	}
 }
 
-func TestFolderListsOneLevelWithCounts(t *testing.T) {
+func TestFolderListsOneLevelWithDocumentCounts(t *testing.T) {
 	f := newFixture(t, "")
 	for _, p := range []string{"b.md", "a/z.md", "a/y/x.md", "a/y/w.md", "a0.md", "c.md"} {
 		writeFile(t, filepath.Join(f.dir, p), "# "+p+"\n")
@@ -176,7 +176,7 @@ func TestFolderListsOneLevelWithCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := list(root); got != "a:true:2 a0.md:false:0 b.md:false:0 c.md:false:0" || root.Count != 4 {
+	if got := list(root); got != "a:true:3 a0.md:false:0 b.md:false:0 c.md:false:0" || root.Count != 6 {
 		t.Errorf("root = %q (count %d)", got, root.Count)
 	}
 	a, err := f.svc.Folder(context.Background(), "a/")

@@ -83,13 +83,30 @@ func TestImportNeverWritesOutsideTheDestination(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dst, "escape")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Import(context.Background(), src, dst, ImportOptions{}); err == nil {
-		t.Error("import through a symlinked folder succeeded")
+	// The file is refused (reported as skipped), the import goes on.
+	rep, err := Import(context.Background(), src, dst, ImportOptions{})
+	if err != nil || len(rep.Copied) != 0 || len(rep.Skipped) != 1 || !strings.HasPrefix(rep.Skipped[0], "escape/x.md") {
+		t.Errorf("import through a symlinked folder: %+v, %v", rep, err)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "x.md")); err == nil {
 		t.Error("import wrote outside the destination")
 	}
 	if _, err := Import(context.Background(), src, filepath.Join(src, "inner"), ImportOptions{}); err == nil {
 		t.Error("import into a folder inside the source succeeded")
+	}
+}
+
+func TestAnOversizedFileIsSkippedNotFatal(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(src, "a.md"), "# A\n")
+	writeFile(t, filepath.Join(src, "huge.md"), "# H\n"+strings.Repeat("x", maxDocBytes))
+	for _, dry := range []bool{true, false} {
+		rep, err := Import(context.Background(), src, dst, ImportOptions{DryRun: dry})
+		if err != nil || len(rep.Copied) != 1 || len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0], "huge.md: larger than") {
+			t.Errorf("dry run %v: %+v, %v", dry, rep, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, "huge.md")); err == nil {
+		t.Error("the oversized file was copied")
 	}
 }

@@ -148,6 +148,12 @@ func Import(ctx context.Context, src, dst string, opts ImportOptions) (ImportRep
 			rep.Skipped = append(rep.Skipped, rel+": "+err.Error())
 			return nil
 		}
+		if fi.Size() > maxDocBytes {
+			// Too large to index: left out (and reported), not a reason
+			// to stop the whole import half-way.
+			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: larger than %d MiB", rel, maxDocBytes>>20))
+			return nil
+		}
 		srcFiles[rel] = fi
 		return nil
 	})
@@ -198,7 +204,15 @@ func Import(ctx context.Context, src, dst string, opts ImportOptions) (ImportRep
 			continue
 		}
 		if err := copyInto(r, filepath.Join(srcAbs, name), name, fi.ModTime()); err != nil {
-			return rep, fmt.Errorf("copy %s: %w", rel, err)
+			// One unreadable file is reported, the rest still copied.
+			rep.Skipped = append(rep.Skipped, rel+": "+err.Error())
+			if exists {
+				rep.Updated = rep.Updated[:len(rep.Updated)-1]
+			} else {
+				rep.Copied = rep.Copied[:len(rep.Copied)-1]
+			}
+			rep.Bytes -= fi.Size()
+			continue
 		}
 	}
 	if opts.Mirror && r != nil {

@@ -186,8 +186,8 @@ type Node struct {
 	Title string `json:"title,omitempty"`
 	Size  int64  `json:"size,omitempty"`
 	Error string `json:"error,omitempty"`
-	// Count is a folder's number of direct entries (set by Folder, whose
-	// sub-folders come without their Children).
+	// Count is the number of documents in a folder, at any depth (set by
+	// Folder, whose sub-folders come without their Children).
 	Count int `json:"count,omitempty"`
 	// Children are folders first, then documents, each by name.
 	Children []Node `json:"children,omitempty"`

@@ -170,7 +170,9 @@ func (s *Service) Stale(ctx context.Context) (int, error) {
 	n := 0
 	for rel, fi := range files {
 		row, ok := rows[rel]
-		if !ok || row.Error != "" || row.Hash == "" || row.Size != fi.size || !sameTime(row.MTime, fi.mtime) {
+		// A document that failed and has not changed since is not pending:
+		// indexing it again would fail the same way (Status lists it).
+		if !ok || row.Size != fi.size || !sameTime(row.MTime, fi.mtime) || (row.Error == "" && row.Hash == "") {
 			n++
 		}
 	}
