@@ -149,16 +149,16 @@ func findTitle(ps []Page, title string) (Page, bool) {
 // of the list when section is "" or has no pages yet. Bad input (see
 // CleanTitle, CleanSection, CheckContent) is an error wrapping ErrInvalid.
 func (s *Service) Create(ctx context.Context, title, content, section string) (Page, error) {
-	return s.create(ctx, title, content, section, false)
+	return s.create(ctx, title, content, section)
 }
 
-// ErrTitleTaken is returned by create when unique is set and a page already
-// has exactly that title.
+// ErrTitleTaken is returned when a page already has exactly that title:
+// titles are unique, since read_note and write_note find pages by title.
 var ErrTitleTaken = errors.New("a note page with this title already exists")
 
-// create is Create; with unique set it refuses (ErrTitleTaken) a title that a
-// page already has exactly, checked in the same transaction.
-func (s *Service) create(ctx context.Context, title, content, section string, unique bool) (Page, error) {
+// create is Create; it refuses (ErrTitleTaken) a title that a page already
+// has exactly, checked in the same transaction.
+func (s *Service) create(ctx context.Context, title, content, section string) (Page, error) {
 	title, err := CleanTitle(title)
 	if err != nil {
 		return Page{}, err
@@ -177,7 +177,7 @@ func (s *Service) create(ctx context.Context, title, content, section string, un
 			return err
 		}
 		for _, r := range rows {
-			if unique && r.Title == title {
+			if r.Title == title {
 				return fmt.Errorf("note page %d is titled %q: %w", r.ID, title, ErrTitleTaken)
 			}
 		}
@@ -217,6 +217,15 @@ func (s *Service) Update(ctx context.Context, id int64, title, content *string) 
 	err := s.db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := getRow(ctx, tx, id); err != nil {
 			return err
+		}
+		if t, ok := set["title"]; ok {
+			var other int64
+			err := tx.NewSelect().Table("note_pages").Column("id").Where("title = ? AND id != ?", t, id).Limit(1).Scan(ctx, &other)
+			if err == nil {
+				return fmt.Errorf("note page %d is titled %q: %w", other, t, ErrTitleTaken)
+			} else if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
 		}
 		if len(set) > 0 {
 			q := tx.NewUpdate().Table("note_pages").Set("updated_at = ?", now()).Where("id = ?", id)

@@ -242,3 +242,23 @@ func TestConcurrentWritesKeepTheInvariant(t *testing.T) {
 		t.Fatalf("%d pages, want 19", got)
 	}
 }
+
+func TestTitlesAreUniqueBecauseTheToolsFindPagesByTitle(t *testing.T) {
+	svc, _ := openTest(t)
+	ctx := context.Background()
+	a, err := svc.Create(ctx, "買い物リスト", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Create(ctx, "買い物リスト", "again", ""); !errors.Is(err, ErrTitleTaken) {
+		t.Fatalf("duplicate create: err = %v", err)
+	}
+	b, _ := svc.Create(ctx, "メモ", "", "")
+	title := "買い物リスト"
+	if _, err := svc.Update(ctx, b.ID, &title, nil); !errors.Is(err, ErrTitleTaken) {
+		t.Fatalf("rename onto another page's title: err = %v", err)
+	}
+	if _, err := svc.Update(ctx, a.ID, &title, nil); err != nil {
+		t.Fatalf("keeping its own title: %v", err)
+	}
+}

@@ -189,7 +189,7 @@ func (s *Service) createFromTool(ctx context.Context, a writeNoteArgs) (Page, er
 		section = *a.Section
 	}
 	title := strings.TrimSpace(*a.Title)
-	p, err := s.create(ctx, title, *a.Content, section, true)
+	p, err := s.create(ctx, title, *a.Content, section)
 	if errors.Is(err, ErrTitleTaken) {
 		if old, ferr := s.FindByTitle(ctx, title); ferr == nil && old.Title == title {
 			return Page{}, fmt.Errorf(`a note page titled %q already exists (id %d); use mode "append" or "replace" with page_id %d to change it, or choose another title`,
