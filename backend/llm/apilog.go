@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 )
@@ -10,6 +11,11 @@ import (
 // sinkTimeout bounds one LogSink call; the sink runs even after the call's
 // ctx was cancelled (a stopped stream is still recorded).
 const sinkTimeout = 5 * time.Second
+
+// CanceledLogError is the api_logs error of a call cancelled by its caller
+// (the user pressed Stop, or the app closed), which is not a provider
+// failure.
+const CanceledLogError = "cancelled (stopped by the user)"
 
 // record sends one APILog for a Stream or Complete call. body is the request
 // sent (nil when the model did not resolve); calls are rendered after the
@@ -40,6 +46,9 @@ func (c *Client) record(ctx context.Context, req Request, ep Endpoint, body any,
 	}
 	if callErr != nil {
 		l.Error = scrub(callErr.Error(), ep.APIKey)
+		if errors.Is(callErr, context.Canceled) {
+			l.Error = CanceledLogError
+		}
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sinkTimeout)
 	defer cancel()
