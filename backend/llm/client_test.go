@@ -136,7 +136,7 @@ func TestCancelledStreamIsStillRecorded(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	logs := h.sink.all()
-	if len(logs) != 1 || logs[0].ResponseText != "a" || logs[0].Error != CanceledLogError {
+	if len(logs) != 1 || logs[0].ResponseText != "a" || logs[0].Error != llm.CanceledLogError {
 		t.Errorf("logs = %+v", logs)
 	}
 }
