@@ -45,7 +45,7 @@ type KBNode struct {
 	Title string `json:"title"`
 	Size  int64  `json:"size"`
 	Error string `json:"error"`
-	// Count is the number of entries directly inside a folder.
+	// Count is the number of documents in a folder, at any depth.
 	Count    int      `json:"count"`
 	Children []KBNode `json:"children"`
 }

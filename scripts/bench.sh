@@ -16,7 +16,7 @@ if [ -z "${BENCH_INNER:-}" ]; then
   WORK=$(mktemp -d)
   go run ./scripts/gensession -n 1000 >"$WORK/long.json"
   PLAYCHAT_DATA_DIR=$WORK/data ./build/bin/playchat sessions import "$WORK/long.json" >/dev/null
-  PSS=$(BENCH_INNER=1 PLAYCHAT_DATA_DIR=$WORK/data dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" \
+  PSS=$(BENCH_INNER=1 PLAYCHAT_DATA_DIR=$WORK/data XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache XDG_CONFIG_HOME=$WORK/xdg/config dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" \
         bash -c '
           ./build/bin/playchat >/dev/null 2>&1 & pid=$!
           for i in $(seq 100); do xdotool search --name "^playchat$" >/dev/null 2>&1 && break; sleep 0.2; done

@@ -37,7 +37,10 @@ start_fake() {
 # start_app: runs the app against the fake server; sets APP_PID and WID.
 start_app() {
   export PLAYCHAT_DATA_DIR=$WORK/data OPENAI_BASE_URL=$URL DEFAULT_MODEL=openai/e2e-model
-  "$BIN" >"$WORK/app.log" 2>&1 &
+  # WebKit keeps localStorage (the UI language choice, panel widths) under
+  # the XDG dirs: give the app fresh ones so no earlier run leaks in.
+  XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache XDG_CONFIG_HOME=$WORK/xdg/config \
+    "$BIN" >"$WORK/app.log" 2>&1 &
   APP_PID=$!
   WID=""
   for _ in $(seq 100); do

@@ -133,10 +133,19 @@ describe('MessageInput', () => {
     expect(textarea.value).toBe('next question')
   })
 
-  it('puts a message that failed to send back into an empty box', async () => {
-    const { w, textarea } = setup()
-    await w.setProps({ restore: 'lost text' })
-    expect(textarea.value).toBe('lost text')
-    expect(w.emitted('restored')).toHaveLength(1)
+  it('shows the draft it is given and reports edits (v-model)', async () => {
+    const { w, textarea } = setup({ modelValue: 'draft for this chat' })
+    expect(textarea.value).toBe('draft for this chat')
+    await w.setProps({ modelValue: 'draft of another chat' })
+    expect(textarea.value).toBe('draft of another chat')
+    await type(textarea, 'edited')
+    expect(w.emitted('update:modelValue')?.at(-1)).toEqual(['edited'])
+  })
+
+  it('starts one line high with no scrollbar for the placeholder', () => {
+    const { textarea } = setup()
+    expect(textarea.style.height).toBe('32px')
+    expect(textarea.style.overflowY).toBe('hidden')
+    expect(textarea.getAttribute('placeholder')).toBe('Message (Enter to send, Shift+Enter for a new line)')
   })
 })

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { TurnEnd, TurnHandlers } from '@/api/chat'
 import type { Message, Session, TurnStart } from '@/api/types'
 import { useChatStore } from '@/stores/chat'
+import { useDraftStore } from '@/stores/drafts'
 import { useSessionStore } from '@/stores/sessions'
 import { useToastStore } from '@/stores/toasts'
 import { flush } from './helpers'
@@ -70,7 +71,7 @@ function setup(current: string | null = 's1') {
   const sessions = useSessionStore()
   sessions.sessions = [session('s1', 'openai/gpt-4o-mini')]
   sessions.currentId = current
-  return { chat: useChatStore(), sessions, toasts: useToastStore() }
+  return { chat: useChatStore(), sessions, toasts: useToastStore(), drafts: useDraftStore() }
 }
 
 beforeEach(() => {
@@ -132,17 +133,73 @@ describe('chat store', () => {
     expect(chat.isStreaming).toBe(false)
   })
 
-  it('when Send itself fails, gives the text back and does not reload', async () => {
-    const { chat, toasts } = setup()
+  it('keeps the text that arrived before a failure as a partial reply with the error', async () => {
+    const { chat } = setup()
+    const turn = fakeTurn()
+    chat.send('hi')
+    turn.start({})
+    turn.handlers.onChunk!('half an ans')
+    // The history cannot be read right now: the live reply must not vanish.
+    sessionsApi.messages.mockRejectedValueOnce(new Error('db busy'))
+    turn.end({ ok: false, error: 'connection reset', started: true })
+    await flush()
+    expect(chat.isStreaming).toBe(false)
+    expect(chat.messages.map((m) => [m.role, m.content, m.status, m.error])).toEqual([
+      ['user', 'hi', 'complete', ''],
+      ['assistant', 'half an ans', 'partial', 'connection reset'],
+    ])
+    // Once the history can be read, the stored copy replaces it.
+    sessionsApi.messages.mockResolvedValue([
+      msg(1, 'user', 'hi'),
+      { ...msg(2, 'assistant', 'half an ans', 'partial'), error: 'connection reset' },
+    ])
+    await chat.loadMessages('s1')
+    expect(chat.messages).toHaveLength(2)
+    expect(chat.messages[1]).toMatchObject({ key: 'm2', status: 'partial', error: 'connection reset' })
+  })
+
+  it('an error before any text is an error reply', async () => {
+    const { chat } = setup()
+    const turn = fakeTurn()
+    chat.send('hi')
+    turn.start({})
+    sessionsApi.messages.mockRejectedValueOnce(new Error('db busy'))
+    turn.end({ ok: false, error: 'rate limited', started: true })
+    await flush()
+    expect(chat.messages[1]).toMatchObject({ content: '', status: 'error', error: 'rate limited' })
+  })
+
+  it('when Send itself fails, gives the text back to that chat\'s draft and does not reload', async () => {
+    const { chat, toasts, drafts } = setup()
     const turn = fakeTurn()
     chat.send('keep me')
     turn.failStart('no model configured')
     turn.end({ ok: false, error: 'no model configured', started: false })
     await flush()
-    expect(chat.unsentText).toBe('keep me')
+    expect(drafts.get('s1')).toBe('keep me')
+    expect(drafts.get(null)).toBe('')
     expect(toasts.toasts[0].message).toBe('no model configured')
     expect(chat.messages).toHaveLength(0)
     expect(sessionsApi.messages).not.toHaveBeenCalled()
+  })
+
+  it('a failed first message of a new chat goes back to the new chat\'s draft, unless something new was typed', async () => {
+    const { chat, drafts } = setup(null)
+    const turn = fakeTurn()
+    chat.send('first try')
+    turn.failStart('offline')
+    turn.end({ ok: false, error: 'offline', started: false })
+    await flush()
+    expect(drafts.get(null)).toBe('first try')
+
+    const again = fakeTurn('T2')
+    drafts.set(null, '')
+    chat.send('second try')
+    drafts.set(null, 'typed meanwhile')
+    again.failStart('offline')
+    again.end({ ok: false, error: 'offline', started: false })
+    await flush()
+    expect(drafts.get(null)).toBe('typed meanwhile')
   })
 
   it('stop calls the adapter and marks the turn as stopping', async () => {

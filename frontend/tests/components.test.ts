@@ -80,6 +80,30 @@ describe('SettingFieldRow', () => {
     expect(choice.emitted('change')?.at(-1)).toEqual(['warn'])
   })
 
+  it('edits numbers in a text box with a numeric keyboard and shows the error it is given', async () => {
+    const w = mount(SettingFieldRow, {
+      props: { field: field({ key: 'MAX_OUTPUT_TOKENS', secret: false, kind: 'int', value: '1024', default: '1024' }), edit: undefined },
+      global: { plugins: [testI18n()] },
+    })
+    const input = w.get('[data-test="text-input"]')
+    expect(input.attributes('type')).toBe('text')
+    expect(input.attributes('inputmode')).toBe('numeric')
+    ;(input.element as HTMLInputElement).value = 'abc'
+    await input.trigger('input')
+    expect(w.emitted('change')?.at(-1)).toEqual(['abc']) // kept as typed, not turned into ""
+    expect(w.find('[data-test="field-error"]').exists()).toBe(false)
+    await w.setProps({ edit: 'abc', error: 'Enter a whole number, such as 1024' })
+    expect(w.get('[data-test="field-error"]').text()).toBe('Enter a whole number, such as 1024')
+    expect(input.attributes('aria-invalid')).toBe('true')
+    expect((input.element as HTMLInputElement).value).toBe('abc')
+
+    const float = mount(SettingFieldRow, {
+      props: { field: field({ key: 'LOCAL_KB_MIN_SCORE', secret: false, kind: 'float', value: '0.75' }), edit: undefined },
+      global: { plugins: [testI18n()] },
+    })
+    expect(float.get('[data-test="text-input"]').attributes('inputmode')).toBe('decimal')
+  })
+
   it('shows Japanese help for known keys in the Japanese UI', () => {
     const w = mount(SettingFieldRow, {
       props: { field: field({ key: 'DEFAULT_MODEL', secret: false, kind: 'model', value: '' }), edit: undefined },
@@ -105,6 +129,29 @@ describe('MessageItem', () => {
     )
     expect(failed.find('[data-test="error"]').exists()).toBe(true)
     expect(failed.text()).toContain('quota')
+  })
+
+  it('tells a stopped reply from one cut by a failure, and shows the latter\'s error', () => {
+    const reply = (error: string) =>
+      mountItem(fromStored({ ...base, role: 'assistant', content: 'Half an answer', status: 'partial', error, archived: false }))
+    const stopped = reply('stopped')
+    expect(stopped.get('[data-test="partial"]').text()).toBe('Stopped early')
+    expect(stopped.find('[data-test="interrupted"]').exists()).toBe(false)
+    expect(stopped.find('[data-test="error-text"]').exists()).toBe(false)
+    expect(stopped.text()).not.toContain('stopped')
+
+    const cut = reply('connection reset by peer')
+    expect(cut.get('[data-test="interrupted"]').text()).toBe('Interrupted')
+    expect(cut.find('[data-test="partial"]').exists()).toBe(false)
+    expect(cut.get('[data-test="error-text"]').text()).toBe('connection reset by peer')
+    expect(cut.text()).toContain('Half an answer')
+    expect(cut.classes()).toContain('interrupted')
+
+    const ja = mount(MessageItem, {
+      props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error: 'EOF', archived: false }) },
+      global: { plugins: [testI18n('ja')] },
+    })
+    expect(ja.get('[data-test="interrupted"]').text()).toBe('中断')
   })
 
   it('renders markdown for the assistant only', () => {

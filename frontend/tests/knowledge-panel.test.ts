@@ -208,6 +208,51 @@ describe('KnowledgePanel', () => {
     }
   })
 
+  it('shows a VitePress heading without its {#id} and follows #id links to it', async () => {
+    const scrolled: string[] = []
+    const orig = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.tagName + ':' + this.textContent)
+    }
+    try {
+      api.read.mockImplementation(async (path: string) => ({
+        path, title: 'ガイド', size: 10, modTime: '2025-03-04T05:06:07Z',
+        content: '# ガイド\n\n[使い方へ](#basic-usage)\n\n## 基本的な使い方 {#basic-usage}\n\n本文',
+      }))
+      const w = await mountPanel()
+      await w.findAll('[data-testid="kb-tree-doc"]')[0].trigger('click')
+      await flushPromises()
+      const doc = w.get('[data-testid="kb-doc"] .md')
+      expect(doc.text()).not.toContain('{#')
+      expect(doc.get('h2').text()).toBe('基本的な使い方')
+      scrolled.length = 0
+      await doc.get('a').trigger('click')
+      await flushPromises()
+      expect(scrolled).toEqual(['H2:基本的な使い方'])
+    } finally {
+      Element.prototype.scrollIntoView = orig
+    }
+  })
+
+  it('labels a folder\'s badge as the documents below it', async () => {
+    api.tree.mockImplementation(async (path: string) =>
+      path === ''
+        ? node('', true, { children: [node('guide', true, { count: 120 }), node('one', true, { count: 1 })] })
+        : node(path, true, { children: [] }),
+    )
+    const w = await mountPanel()
+    const [many, one] = w.findAll('[data-testid="kb-folder-count"]')
+    expect(many.text()).toBe('120')
+    expect(many.attributes('title')).toBe('120 documents in this folder and its subfolders')
+    expect(one.attributes('title')).toBe('1 document in this folder and its subfolders')
+  })
+
+  it('says "1 document" in the status', async () => {
+    api.status.mockResolvedValue(status({ indexed: 1 }))
+    const w = await mountPanel()
+    expect(w.get('[data-testid="kb-indexed"]').text()).toBe('1 document')
+  })
+
   it('shows the progress bar while indexing and reindexes after a confirmation', async () => {
     api.status.mockResolvedValue(status({ indexing: true, done: 450, total: 1000, indexed: 450, failed: [{ path: 'bad.md', error: 'too large' }] }))
     const w = await mountPanel()

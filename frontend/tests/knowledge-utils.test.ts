@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  SEEDED_GUIDE, ancestorFolders, excerptParts, formatBytes, headingLeaf, headingMatches, indexChanged,
+  SEEDED_GUIDE, ancestorFolders, excerptParts, findHeading, formatBytes, headingLeaf, headingMatches, indexChanged,
   isSeedOnly, linkFragment, progressPercent, resolveKbLink, slugify,
 } from '@/utils/knowledge'
 
@@ -122,6 +122,19 @@ describe('small helpers', () => {
     expect(headingLeaf('所有権とは？ › 所有権規則')).toBe('所有権規則')
     expect(headingLeaf('Intro')).toBe('Intro')
     expect(headingLeaf('')).toBe('')
+  })
+
+  it('findHeading prefers an explicit {#id} anchor, then the text or slug', () => {
+    const hs = [
+      { anchor: '', text: 'Intro' },
+      { anchor: 'basic-usage', text: '基本的な使い方' },
+      { anchor: '', text: 'Basic usage' },
+    ]
+    expect(findHeading(hs, 'basic-usage')).toBe(1)
+    expect(findHeading(hs, '基本的な使い方')).toBe(1)
+    expect(findHeading(hs, 'intro')).toBe(0)
+    expect(findHeading(hs, 'missing')).toBe(-1)
+    expect(findHeading(hs, '  ')).toBe(-1)
   })
 
   it('headingMatches accepts the heading text or its anchor slug', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { closeOpenFence } from '@/utils/fence'
-import { renderMarkdown } from '@/utils/markdown'
+import { HEADING_ID_PREFIX, anchorOf, renderMarkdown, splitHeadingAnchor } from '@/utils/markdown'
 
 function dom(html: string): HTMLElement {
   const div = document.createElement('div')
@@ -142,6 +142,51 @@ describe('renderMarkdown with relativeLinks (knowledge-base documents)', () => {
     assertSafe(html)
     expect(html).not.toMatch(/<[^>]*\son[a-z]+\s*=/i)
     expect(html).not.toMatch(/(href|src)\s*=\s*["']?\s*(javascript|vbscript|data):/i)
+  })
+})
+
+describe('heading anchors ({#id}, as VitePress writes them)', () => {
+  it('hides a trailing {#id} and makes it the heading\'s (prefixed) id', () => {
+    const root = dom(renderMarkdown('## 基本的な使い方 {#basic-usage}\n\ntext', { relativeLinks: true }))
+    const h = root.querySelector('h2')!
+    expect(h.textContent).toBe('基本的な使い方')
+    expect(h.id).toBe(HEADING_ID_PREFIX + 'basic-usage')
+    expect(anchorOf(h.id)).toBe('basic-usage')
+    expect(root.innerHTML).not.toContain('{#')
+  })
+
+  it('keeps inline formatting before the anchor and works in chat replies too', () => {
+    const root = dom(renderMarkdown('### Use **bold** and `code` {#fmt_1}'))
+    const h = root.querySelector('h3')!
+    expect(h.querySelector('strong')?.textContent).toBe('bold')
+    expect(h.querySelector('code')?.textContent).toBe('code')
+    expect(h.textContent).toBe('Use bold and code')
+    expect(anchorOf(h.id)).toBe('fmt_1')
+  })
+
+  it('handles setext headings and leaves headings without an anchor alone', () => {
+    const root = dom(renderMarkdown('Title {#top}\n===\n\n## Plain\n\n## Not {an anchor}'))
+    const [h1, plain, other] = Array.from(root.querySelectorAll('h1, h2'))
+    expect(h1.textContent).toBe('Title')
+    expect(anchorOf(h1.id)).toBe('top')
+    expect(plain.textContent).toBe('Plain')
+    expect(plain.hasAttribute('id')).toBe(false)
+    expect(other.textContent).toBe('Not {an anchor}')
+  })
+
+  it('cannot be used to inject markup or clobber the app\'s DOM', () => {
+    const html = renderMarkdown('## x {#"><img src=x onerror=alert(1)>}\n\n## y {#location}')
+    assertSafe(html)
+    const root = dom(html)
+    expect(root.querySelector('img')).toBeNull()
+    expect(root.querySelector('#location')).toBeNull()
+    expect(anchorOf(root.querySelectorAll('h2')[1].id)).toBe('location')
+  })
+
+  it('splitHeadingAnchor takes only a trailing, well-formed anchor', () => {
+    expect(splitHeadingAnchor('Usage {#basic-usage}')).toEqual({ text: 'Usage', anchor: 'basic-usage' })
+    expect(splitHeadingAnchor('Usage {#a b}')).toEqual({ text: 'Usage {#a b}', anchor: '' })
+    expect(splitHeadingAnchor('{#x} then text')).toEqual({ text: '{#x} then text', anchor: '' })
   })
 })
 

@@ -1,6 +1,9 @@
+import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { TOAST_TIMEOUT_MS, useToastStore } from '@/stores/toasts'
+import ToastList from '@/components/ToastList.vue'
+import { ERROR_TOAST_TIMEOUT_MS, TOAST_TIMEOUT_MS, useToastStore } from '@/stores/toasts'
+import { testI18n } from './helpers'
 
 beforeEach(() => {
   setActivePinia(createPinia())
@@ -13,13 +16,48 @@ afterEach(() => {
 describe('toasts store', () => {
   it('dismisses a toast by itself after the timeout', () => {
     const toasts = useToastStore()
-    toasts.push('first')
+    toasts.push('first', 'info')
     vi.advanceTimersByTime(TOAST_TIMEOUT_MS / 2)
-    toasts.push('second')
+    toasts.push('second', 'success')
     expect(toasts.toasts.map((t) => t.message)).toEqual(['first', 'second'])
     vi.advanceTimersByTime(TOAST_TIMEOUT_MS / 2)
     expect(toasts.toasts.map((t) => t.message)).toEqual(['second'])
     vi.advanceTimersByTime(TOAST_TIMEOUT_MS / 2)
+    expect(toasts.toasts).toEqual([])
+  })
+
+  it('keeps errors about 8 s, or until dismissed', () => {
+    const toasts = useToastStore()
+    expect(ERROR_TOAST_TIMEOUT_MS).toBe(8000)
+    toasts.error('offline')
+    vi.advanceTimersByTime(ERROR_TOAST_TIMEOUT_MS - 1)
+    expect(toasts.toasts).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    expect(toasts.toasts).toEqual([])
+  })
+
+  it('keeps a toast while the pointer is on it, then its full time again', () => {
+    const toasts = useToastStore()
+    const id = toasts.error('a long error to read')
+    vi.advanceTimersByTime(ERROR_TOAST_TIMEOUT_MS - 100)
+    toasts.hold(id)
+    vi.advanceTimersByTime(60_000)
+    expect(toasts.toasts).toHaveLength(1)
+    toasts.release(id)
+    vi.advanceTimersByTime(ERROR_TOAST_TIMEOUT_MS - 1)
+    expect(toasts.toasts).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    expect(toasts.toasts).toEqual([])
+    toasts.release(id) // gone: nothing is re-armed
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('keeps a toast pushed with timeout 0 until dismissed', () => {
+    const toasts = useToastStore()
+    const id = toasts.push('sticky', 'error', 0)
+    vi.advanceTimersByTime(600_000)
+    expect(toasts.toasts).toHaveLength(1)
+    toasts.dismiss(id)
     expect(toasts.toasts).toEqual([])
   })
 
@@ -45,5 +83,24 @@ describe('toasts store', () => {
     const toasts = useToastStore()
     for (let i = 0; i < 7; i++) toasts.push('t' + i)
     expect(toasts.toasts.map((t) => t.message)).toEqual(['t2', 't3', 't4', 't5', 't6'])
+  })
+})
+
+describe('ToastList', () => {
+  it('stacks the newest last (nearest the message box), holds on hover and dismisses on click', async () => {
+    const toasts = useToastStore()
+    const w = mount(ToastList, { global: { plugins: [testI18n()] } })
+    toasts.info('saved')
+    toasts.error('offline')
+    await w.vm.$nextTick()
+    const items = w.findAll('[data-test="toast"]')
+    expect(items.map((x) => x.get('.text').text())).toEqual(['saved', 'offline'])
+    expect(items[1].attributes('role')).toBe('alert')
+    await items[1].trigger('mouseenter')
+    vi.advanceTimersByTime(ERROR_TOAST_TIMEOUT_MS * 2)
+    await w.vm.$nextTick()
+    expect(toasts.toasts.map((x) => x.message)).toEqual(['offline']) // the info went, the hovered error stays
+    await w.get('[data-test="toast"]').trigger('click')
+    expect(toasts.toasts).toEqual([])
   })
 })

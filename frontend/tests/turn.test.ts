@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '@/api/types'
-import { draftMessage, fromStored, mergeTool, visibleMessages } from '@/utils/turn'
+import {
+  draftMessage, failedReply, fromStored, mergeTool, replyOutcome, visibleMessages,
+} from '@/utils/turn'
 
 const stored = (id: number, role: string, content: string): Message => ({
   id, sessionId: 's', role, content, status: 'complete', error: '', model: '', createdAt: '', archived: false,
@@ -33,5 +35,33 @@ describe('visibleMessages', () => {
     const user = { ...draftMessage('u', 'user', 'next', '', 's'), id: 5 }
     const assistant = draftMessage('r', 'assistant', '', '', 's')
     expect(visibleMessages(history, [{ user, assistant }]).map((m) => m.key)).toEqual(['m5', 'r'])
+  })
+})
+
+describe('replyOutcome', () => {
+  const reply = (status: string, error = '', pending = false) => ({ status, error, pending })
+
+  it('tells a stop by the user from a reply cut by a failure', () => {
+    expect(replyOutcome(reply('partial', 'stopped'))).toBe('stopped')
+    expect(replyOutcome(reply('partial', 'connection reset by peer'))).toBe('interrupted')
+    expect(replyOutcome(reply('partial', 'HTTP 502: bad gateway'))).toBe('interrupted')
+  })
+
+  it('treats a partial reply without an error (older history) as stopped', () => {
+    expect(replyOutcome(reply('partial'))).toBe('stopped')
+  })
+
+  it('knows complete, error and streaming replies', () => {
+    expect(replyOutcome(reply('complete'))).toBe('complete')
+    expect(replyOutcome(reply('error', 'rate limited'))).toBe('error')
+    expect(replyOutcome(reply('streaming', '', true))).toBe('streaming')
+  })
+})
+
+describe('failedReply', () => {
+  it('keeps text that arrived as a partial reply, like the backend stores it', () => {
+    expect(failedReply('Half an answer', 'timeout')).toEqual({ status: 'partial', error: 'timeout' })
+    expect(failedReply('  \n', 'timeout')).toEqual({ status: 'error', error: 'timeout' })
+    expect(failedReply('', 'no model')).toEqual({ status: 'error', error: 'no model' })
   })
 })

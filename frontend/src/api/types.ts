@@ -35,7 +35,9 @@ export interface KBStatus extends Omit<Data<app.KBStatus>, 'failed'> {
 }
 /**
  * A knowledge-base folder or document; `path` is relative to the KB root,
- * slash-separated ("" = the root). `children` holds one level only.
+ * slash-separated ("" = the root). `children` holds one level only. A
+ * folder's `count` is the number of documents anywhere below it (recursive),
+ * not its direct entries.
  */
 export interface KBNode extends Omit<Data<app.KBNode>, 'children'> {
   children: KBNode[]

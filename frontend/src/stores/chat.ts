@@ -8,8 +8,9 @@ import type { TurnEnd, TurnHandle } from '@/api/chat'
 import * as sessionsApi from '@/api/sessions'
 import type { Source, ToolActivity } from '@/api/types'
 import {
-  draftMessage, fromStored, mergeTool, visibleMessages, type ChatMessage,
+  draftMessage, failedReply, fromStored, mergeTool, visibleMessages, type ChatMessage,
 } from '@/utils/turn'
+import { useDraftStore } from './drafts'
 import { useNotesStore } from './notes'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
@@ -33,14 +34,13 @@ export const useChatStore = defineStore('chat', () => {
   const sessions = useSessionStore()
   const notes = useNotesStore()
   const toasts = useToastStore()
+  const drafts = useDraftStore()
 
   const stored = ref<ChatMessage[]>([])
   const loading = ref(false)
   const turns = ref<Turn[]>([])
   /** The last turn error, for the UI. */
   const lastError = ref<string | null>(null)
-  /** Text of a message that could not be sent, for the input box to restore. */
-  const unsentText = ref<string | null>(null)
   /** Bumped when a turn reports notes_updated. */
   const notesVersion = ref(0)
 
@@ -59,19 +59,23 @@ export const useChatStore = defineStore('chat', () => {
     visibleMessages(stored.value, turns.value.filter(belongsToCurrent)),
   )
 
-  async function loadMessages(sessionId: string | null) {
+  /** Loads a session's history; false only when it failed (a newer load taking over is fine). */
+  async function loadMessages(sessionId: string | null): Promise<boolean> {
     const seq = ++loadSeq
     if (!sessionId) {
       stored.value = []
       loading.value = false
-      return
+      return true
     }
     loading.value = true
     try {
       const list = await sessionsApi.messages(sessionId)
       if (seq === loadSeq) stored.value = list.map(fromStored)
+      return true
     } catch (e) {
-      if (seq === loadSeq) toasts.error(e)
+      if (seq !== loadSeq) return true
+      toasts.error(e)
+      return false
     } finally {
       if (seq === loadSeq) loading.value = false
     }
@@ -109,20 +113,24 @@ export const useChatStore = defineStore('chat', () => {
     turn.assistant.pending = false
     if (!end.ok) {
       turn.error = end.error
-      turn.assistant.status = 'error'
-      turn.assistant.error = end.error
+      // Text that already arrived stays, as a partial reply with the error.
+      Object.assign(turn.assistant, failedReply(turn.assistant.content, end.error))
       lastError.value = end.error
       toasts.push(end.error, 'error')
       if (!end.started) {
-        // Nothing was stored: give the text back to the input box.
-        unsentText.value = turn.user.content
+        // Nothing was stored: give the text back to that chat's input box.
+        drafts.restore(turn.sessionId || null, turn.user.content)
         turns.value = turns.value.filter((t) => t.turnId !== turnId)
         return
       }
     }
-    // The stored reply (complete, partial or error) replaces the live one.
+    // The stored reply (complete, partial or error) replaces the live one;
+    // if the history cannot be read now, the live messages stay in its place.
     if (turn.sessionId && turn.sessionId === sessions.currentId) {
-      await loadMessages(turn.sessionId)
+      const ok = await loadMessages(turn.sessionId)
+      if (!ok && turn.sessionId === sessions.currentId) {
+        stored.value = visibleMessages(stored.value, [turn])
+      }
     }
     turns.value = turns.value.filter((t) => t.turnId !== turnId)
     if (turn.sessionId) {
@@ -136,7 +144,6 @@ export const useChatStore = defineStore('chat', () => {
     const body = text.trim()
     if (!body || isStreaming.value) return false
     lastError.value = null
-    unsentText.value = null
     const sessionId = sessions.currentId ?? ''
     const model = sessions.currentModel
     const notePageIds = sessionId ? [] : notes.pinsForNewChat()
@@ -204,15 +211,9 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  function takeUnsentText(): string | null {
-    const t = unsentText.value
-    unsentText.value = null
-    return t
-  }
-
   return {
-    stored, loading, turns, lastError, unsentText, notesVersion,
+    stored, loading, turns, lastError, notesVersion,
     currentTurn, isStreaming, messages,
-    loadMessages, send, stop, takeUnsentText,
+    loadMessages, send, stop,
   }
 })

@@ -2,7 +2,14 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import * as api from '@/api/sessions'
 import type { ImportResult, Session } from '@/api/types'
+import { debounce } from '@/utils/debounce'
 import { timeValue } from '@/utils/time'
+import { useDraftStore } from './drafts'
+
+/** How long a burst of refresh requests (focus events, edits) is coalesced. */
+export const REFRESH_DEBOUNCE_MS = 400
+/** How often a list read is retried when the list changed here while it was read. */
+const STALE_RETRIES = 2
 
 export const useSessionStore = defineStore('sessions', () => {
   const sessions = ref<Session[]>([])
@@ -11,6 +18,10 @@ export const useSessionStore = defineStore('sessions', () => {
   /** The model picked for the new chat before it exists ("" = the default model). */
   const draftModel = ref('')
   const loaded = ref(false)
+  const drafts = useDraftStore()
+  /** Bumped by every change made here, so a list read before it is not applied. */
+  let version = 0
+  let loadSeq = 0
 
   /** Most recently updated first. */
   const sorted = computed(() =>
@@ -25,18 +36,66 @@ export const useSessionStore = defineStore('sessions', () => {
   )
 
   function upsert(s: Session) {
+    version++
     const i = sessions.value.findIndex((x) => x.id === s.id)
     if (i < 0) sessions.value = [s, ...sessions.value]
     else sessions.value = sessions.value.map((x) => (x.id === s.id ? s : x))
   }
 
+  /**
+   * Reads the list from the backend (sessions may come from the CLI or another
+   * process on the same data folder). A read that a change made here overtook
+   * is retried, so the open chat is never dropped for a stale list; only a
+   * session deleted elsewhere closes.
+   */
   async function load() {
-    sessions.value = await api.list()
+    const seq = ++loadSeq
+    let list: Session[]
+    let stale: boolean
+    let tries = 0
+    do {
+      const v = version
+      list = await api.list()
+      stale = v !== version
+    } while (stale && tries++ < STALE_RETRIES)
+    if (seq !== loadSeq) return // a newer read applies its own list
+    const keep = stale ? sessions.value.filter((s) => !list.some((x) => x.id === s.id)) : []
+    sessions.value = [...keep, ...list]
     loaded.value = true
     if (currentId.value && !sessions.value.some((s) => s.id === currentId.value)) {
       currentId.value = null
     }
   }
+
+  let refreshing: Promise<void> | null = null
+  let refreshAgain = false
+
+  /** load(), one at a time: a request made during a read runs once more after it. */
+  async function refresh(): Promise<void> {
+    if (refreshing) {
+      refreshAgain = true
+      return refreshing
+    }
+    refreshing = (async () => {
+      try {
+        do {
+          refreshAgain = false
+          await load()
+        } while (refreshAgain)
+      } finally {
+        refreshing = null
+      }
+    })()
+    return refreshing
+  }
+
+  /**
+   * Refreshes the list soon (debounced): on window focus and after changes
+   * here. Failures are quiet, the next refresh tries again.
+   */
+  const refreshSoon = debounce(() => {
+    refresh().catch(() => {})
+  }, REFRESH_DEBOUNCE_MS)
 
   function select(id: string | null) {
     currentId.value = id
@@ -46,6 +105,7 @@ export const useSessionStore = defineStore('sessions', () => {
   function startDraft() {
     draftModel.value = currentModel.value
     currentId.value = null
+    refreshSoon()
   }
 
   async function create(model: string): Promise<Session> {
@@ -58,6 +118,7 @@ export const useSessionStore = defineStore('sessions', () => {
   async function rename(id: string, title: string): Promise<Session> {
     const s = await api.rename(id, title.trim())
     upsert(s)
+    refreshSoon()
     return s
   }
 
@@ -75,8 +136,11 @@ export const useSessionStore = defineStore('sessions', () => {
 
   async function remove(id: string) {
     await api.remove(id)
+    version++
     sessions.value = sessions.value.filter((s) => s.id !== id)
+    drafts.forget(id)
     if (currentId.value === id) currentId.value = null
+    refreshSoon()
   }
 
   /**
@@ -84,7 +148,12 @@ export const useSessionStore = defineStore('sessions', () => {
    * and open it, unless the user has moved to another chat meanwhile.
    */
   async function adopt(id: string) {
-    if (currentId.value === null) currentId.value = id
+    version++
+    if (currentId.value === null) {
+      // What the user typed meanwhile belongs to the chat it was typed in.
+      drafts.move(null, id)
+      currentId.value = id
+    }
     if (!sessions.value.some((s) => s.id === id)) await load()
   }
 
@@ -101,12 +170,13 @@ export const useSessionStore = defineStore('sessions', () => {
     if (!res) return null
     upsert(res.session)
     currentId.value = res.session.id
+    refreshSoon()
     return res
   }
 
   return {
     sessions, currentId, draftModel, loaded, sorted, current, currentModel,
-    load, select, startDraft, create, rename, setModel, setCurrentModel, remove, adopt, touch,
+    load, refresh, refreshSoon, select, startDraft, create, rename, setModel, setCurrentModel, remove, adopt, touch,
     exportToFile, importFromFile,
   }
 })

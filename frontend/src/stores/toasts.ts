@@ -10,28 +10,59 @@ export interface Toast {
   message: string
 }
 
-/** How long a toast stays, in milliseconds. */
-export const TOAST_TIMEOUT_MS = 6000
+/** How long an info or success toast stays, in milliseconds. */
+export const TOAST_TIMEOUT_MS = 5000
+/** Errors stay longer: until dismissed, or this long. */
+export const ERROR_TOAST_TIMEOUT_MS = 8000
+/** The most toasts shown at once; the oldest goes first. */
+export const MAX_TOASTS = 5
+
+export const timeoutFor = (kind: ToastKind): number =>
+  kind === 'error' ? ERROR_TOAST_TIMEOUT_MS : TOAST_TIMEOUT_MS
 
 export const useToastStore = defineStore('toasts', () => {
   const toasts = ref<Toast[]>([])
   const timers = new Map<number, ReturnType<typeof setTimeout>>()
+  const durations = new Map<number, number>()
   let nextId = 1
 
-  function dismiss(id: number) {
+  function clearTimer(id: number) {
     const t = timers.get(id)
     if (t !== undefined) clearTimeout(t)
     timers.delete(id)
+  }
+
+  function arm(id: number) {
+    clearTimer(id)
+    const ms = durations.get(id) ?? 0
+    if (ms > 0) timers.set(id, setTimeout(() => dismiss(id), ms))
+  }
+
+  function dismiss(id: number) {
+    clearTimer(id)
+    durations.delete(id)
     toasts.value = toasts.value.filter((x) => x.id !== id)
   }
 
-  function push(message: string, kind: ToastKind = 'error', timeout = TOAST_TIMEOUT_MS): number {
+  /** Shows a toast; `timeout` 0 keeps it until dismissed. */
+  function push(message: string, kind: ToastKind = 'error', timeout = timeoutFor(kind)): number {
     const id = nextId++
     toasts.value = [...toasts.value, { id, kind, message }]
     // Keep the stack short: the oldest goes first.
-    if (toasts.value.length > 5) dismiss(toasts.value[0].id)
-    if (timeout > 0) timers.set(id, setTimeout(() => dismiss(id), timeout))
+    while (toasts.value.length > MAX_TOASTS) dismiss(toasts.value[0].id)
+    durations.set(id, timeout)
+    arm(id)
     return id
+  }
+
+  /** Keeps a toast while the pointer is on it (reading a long error). */
+  function hold(id: number) {
+    clearTimer(id)
+  }
+
+  /** Lets a held toast go: it stays its full time again from now. */
+  function release(id: number) {
+    if (toasts.value.some((x) => x.id === id)) arm(id)
   }
 
   /** Shows any thrown value as an error toast. */
@@ -43,5 +74,5 @@ export const useToastStore = defineStore('toasts', () => {
   const info = (message: string) => push(message, 'info')
   const success = (message: string) => push(message, 'success')
 
-  return { toasts, push, dismiss, error, info, success }
+  return { toasts, push, dismiss, hold, release, error, info, success }
 })

@@ -136,6 +136,24 @@ export function headingMatches(text: string, target: string): boolean {
   return squash(text) === squash(target) || slugify(text) === slugify(target)
 }
 
+/** A rendered heading: its explicit anchor ("" when it has none) and its text. */
+export interface HeadingInfo {
+  anchor: string
+  text: string
+}
+
+/**
+ * The index of the heading a scroll target names: first one whose explicit
+ * anchor ("## Usage {#basic-usage}") is the target, else one whose text or
+ * slug matches; -1 when none does.
+ */
+export function findHeading(headings: HeadingInfo[], target: string): number {
+  const t = target.trim()
+  if (!t) return -1
+  const byAnchor = headings.findIndex((h) => h.anchor !== '' && h.anchor === t)
+  return byAnchor >= 0 ? byAnchor : headings.findIndex((h) => headingMatches(h.text, t))
+}
+
 /** A file size for people: 512 B, 3.4 KB, 1.2 MB. */
 export function formatBytes(size: number): string {
   if (!Number.isFinite(size) || size < 1024) return `${Math.max(0, Math.round(size || 0))} B`

@@ -7,6 +7,9 @@
 // Knowledge-base documents may also keep relative links (no scheme, no
 // leading //) so the browser can follow them to other KB documents; the
 // component intercepts those clicks, so they never navigate the window.
+// VitePress-style heading anchors ("## Usage {#basic-usage}") are not shown:
+// the id becomes the heading's id, prefixed like every id in rendered
+// Markdown (HEADING_ID_PREFIX) so that it can never clobber the app's DOM.
 import DOMPurify, { type Config } from 'dompurify'
 import { Marked, type Tokens } from 'marked'
 import { closeOpenFence } from './fence'
@@ -24,9 +27,27 @@ const FORBID_TAGS = [
   'video', 'audio', 'source', 'track', 'link', 'meta', 'base', 'template', 'noscript',
 ]
 
+/** What DOMPurify puts before every id and name in rendered Markdown. */
+export const HEADING_ID_PREFIX = 'user-content-'
+
+/** The anchor a rendered element's id stands for (its id without the prefix). */
+export function anchorOf(id: string): string {
+  return id.startsWith(HEADING_ID_PREFIX) ? id.slice(HEADING_ID_PREFIX.length) : id
+}
+
+/** A trailing "{#id}" on a heading (VitePress, markdown-it-attrs, Pandoc). */
+const HEADING_ANCHOR = /\s*\{#([^\s{}]+)\}\s*$/
+
+/** Splits "Usage {#basic-usage}" into its text and anchor ("" when none). */
+export function splitHeadingAnchor(text: string): { text: string; anchor: string } {
+  const m = HEADING_ANCHOR.exec(text)
+  return m ? { text: text.slice(0, m.index), anchor: m[1] } : { text, anchor: '' }
+}
+
 function purifyConfig(allowed: RegExp): Config {
   return {
     FORBID_TAGS,
+    SANITIZE_NAMED_PROPS: true,
     FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'xlink:href'],
     ALLOWED_URI_REGEXP: allowed,
     ALLOW_DATA_ATTR: false,
@@ -40,13 +61,34 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
+/** A heading token whose "{#id}" walkTokens took off. */
+type AnchoredHeading = Tokens.Heading & { anchor?: string }
+
 const marked = new Marked({
   gfm: true,
   breaks: true,
+  walkTokens(token) {
+    if (token.type !== 'heading') return
+    const h = token as AnchoredHeading
+    const last = h.tokens[h.tokens.length - 1]
+    if (!last || last.type !== 'text') return
+    const { text, anchor } = splitHeadingAnchor((last as Tokens.Text).text)
+    if (!anchor) return
+    ;(last as Tokens.Text).text = text
+    last.raw = splitHeadingAnchor(last.raw).text
+    h.text = splitHeadingAnchor(h.text).text
+    h.anchor = anchor
+  },
   renderer: {
     image({ href, text }: Tokens.Image): string {
       const label = escapeHtml(text || href)
       return `<a href="${escapeHtml(href)}" class="md-image-link">🖼 ${label}</a>`
+    },
+    heading(token: Tokens.Heading): string | false {
+      const anchor = (token as AnchoredHeading).anchor
+      if (!anchor) return false // marked's own rendering
+      const inner = this.parser.parseInline(token.tokens)
+      return `<h${token.depth} id="${escapeHtml(anchor)}">${inner}</h${token.depth}>\n`
     },
   },
 })

@@ -80,3 +80,32 @@ export function visibleMessages(stored: ChatMessage[], live: LiveTurn[]): ChatMe
   }
   return out
 }
+
+/** The `error` the backend stores on a reply the user stopped. */
+export const STOPPED_ERROR = 'stopped'
+
+/**
+ * How a reply ended, as the chat labels it: `stopped` by the user (partial,
+ * error "stopped"), `interrupted` by a network or server failure after some
+ * text arrived (partial with another error), `error` with no usable text.
+ */
+export type ReplyOutcome = 'streaming' | 'complete' | 'stopped' | 'interrupted' | 'error'
+
+export function replyOutcome(m: Pick<ChatMessage, 'status' | 'error' | 'pending'>): ReplyOutcome {
+  if (m.pending) return 'streaming'
+  if (m.status === 'error') return 'error'
+  if (m.status === 'partial') {
+    // Replies stored before the error text existed have none: they were stops.
+    return !m.error || m.error === STOPPED_ERROR ? 'stopped' : 'interrupted'
+  }
+  return 'complete'
+}
+
+/**
+ * The state of a live reply whose turn failed after it started: text that
+ * already arrived stays as a partial reply with the error, as the backend
+ * stores it; with no text it is an error.
+ */
+export function failedReply(content: string, error: string): { status: string; error: string } {
+  return { status: content.trim() !== '' ? 'partial' : 'error', error }
+}

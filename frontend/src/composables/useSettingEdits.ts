@@ -1,0 +1,65 @@
+// The Settings form's unsaved values and their errors: the client's checks
+// (a number that is not one, a URL that is not http(s)) and the backend's
+// refusals, shown under the field they name (else in the footer).
+import { computed, reactive, ref, type Ref } from 'vue'
+import { useI18n } from 'vue-i18n'
+import { errorMessage } from '@/api/errors'
+import type { SettingField } from '@/api/types'
+import { cleanSettingValue, settingProblem, settingRejection } from '@/utils/settings'
+
+export function useSettingEdits(fields: Ref<SettingField[]>) {
+  const { t } = useI18n()
+  /** Unsaved values by key; a key is absent when unchanged. */
+  const edits = reactive<Record<string, string>>({})
+  /** The backend's refusals by key (cleared when that value is edited again). */
+  const rejected = reactive<Record<string, string>>({})
+  /** A save error that names no edited field. */
+  const saveError = ref('')
+
+  const dirty = computed(() => Object.keys(edits).length > 0)
+  const problemOf = (f: SettingField) =>
+    f.secret || edits[f.key] === undefined ? null : settingProblem(f.kind, edits[f.key])
+  /** Some edit fails the client's check: Save stays disabled. */
+  const invalid = computed(() => fields.value.some((f) => problemOf(f) !== null))
+
+  /** The message under a field: the client's check of its edit, else the backend's refusal. */
+  function fieldError(f: SettingField): string {
+    const problem = problemOf(f)
+    return problem ? t(`settings.invalid.${problem}`) : (rejected[f.key] ?? '')
+  }
+
+  function setEdit(key: string, value: string | undefined) {
+    if (value === undefined) delete edits[key]
+    else edits[key] = value
+    delete rejected[key]
+    saveError.value = ''
+  }
+
+  function clearErrors() {
+    for (const k of Object.keys(rejected)) delete rejected[k]
+    saveError.value = ''
+  }
+
+  function clearEdits() {
+    for (const k of Object.keys(edits)) delete edits[k]
+  }
+
+  /** The edits as they are sent: numbers typed in full width become ASCII. */
+  function values(): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const [k, v] of Object.entries(edits)) {
+      out[k] = cleanSettingValue(fields.value.find((f) => f.key === k)?.kind ?? 'string', v)
+    }
+    return out
+  }
+
+  /** Shows a refused save under the field it names, or in the footer. */
+  function showSaveError(e: unknown, keys: string[]) {
+    const msg = errorMessage(e)
+    const r = settingRejection(msg, keys)
+    if (r) rejected[r.key] = t('settings.rejected', { reason: r.reason })
+    else saveError.value = msg
+  }
+
+  return { edits, dirty, invalid, saveError, fieldError, setEdit, clearErrors, clearEdits, values, showSaveError }
+}

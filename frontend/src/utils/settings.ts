@@ -1,0 +1,81 @@
+// Client-side checks of setting values before they are saved. The backend
+// validates again (ranges included) and its refusal names the key, so it can
+// be shown under the field it is about.
+
+/** What is wrong with a value, by kind; null when it looks fine. */
+export type SettingProblem = 'int' | 'float' | 'url'
+
+const INT = /^[+-]?\d+$/
+const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i
+/** The backend stores ints as 32-bit. */
+const INT_LIMIT = 2 ** 31
+
+/** True for the kinds edited as numbers (a text box with a numeric keyboard). */
+export const isNumericKind = (kind: string) => kind === 'int' || kind === 'float'
+
+/** The `inputmode` for a kind's text box, if any. */
+export function inputModeFor(kind: string): 'numeric' | 'decimal' | 'url' | undefined {
+  if (kind === 'int') return 'numeric'
+  if (kind === 'float') return 'decimal'
+  if (kind === 'url') return 'url'
+  return undefined
+}
+
+/**
+ * Trims a number typed with a Japanese IME into ASCII: full-width digits,
+ * signs, point and e ("１２．５" → "12.5"). Other text is left for the check.
+ */
+export function normalizeNumber(v: string): string {
+  return v
+    .trim()
+    .replace(/[０-９．＋－ｅＥ]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/[−ー]/g, '-')
+}
+
+/** The value to save: numbers normalised, everything else as typed. */
+export function cleanSettingValue(kind: string, v: string): string {
+  return isNumericKind(kind) ? normalizeNumber(v) : v
+}
+
+/** Checks a value of a kind; "" is always fine (the default applies). */
+export function settingProblem(kind: string, value: string): SettingProblem | null {
+  const v = isNumericKind(kind) ? normalizeNumber(value) : value.trim()
+  if (v === '') return null
+  switch (kind) {
+    case 'int':
+      return INT.test(v) && Math.abs(Number(v)) < INT_LIMIT ? null : 'int'
+    case 'float':
+      return FLOAT.test(v) && Number.isFinite(Number(v)) ? null : 'float'
+    case 'url':
+      try {
+        const u = new URL(v)
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? null : 'url'
+      } catch {
+        return 'url'
+      }
+  }
+  return null
+}
+
+/** A refusal of the backend about one key. */
+export interface SettingRejection {
+  key: string
+  /** The reason alone ("must be an integer ≥ 1"), or the whole message. */
+  reason: string
+}
+
+// `config: invalid KEY "value" from the settings: reason` (the value may be
+// "(value hidden)" for a secret; the source part is optional).
+const VALUE_ERROR =
+  /invalid ([A-Z][A-Z0-9_]*) (?:\(value hidden\)|"(?:[^"\\]|\\.)*")(?: from [^:]*)?: ([\s\S]+)$/
+
+/**
+ * Finds which of `keys` a save error is about, so it can be shown under that
+ * field; null when it names none of them.
+ */
+export function settingRejection(message: string, keys: string[]): SettingRejection | null {
+  const m = VALUE_ERROR.exec(message)
+  if (m && keys.includes(m[1])) return { key: m[1], reason: m[2].trim() }
+  const named = keys.filter((k) => new RegExp(`\\b${k}\\b`).test(message))
+  return named.length === 1 ? { key: named[0], reason: message } : null
+}
