@@ -251,22 +251,7 @@ func (s *Service) Stop(turnID string) {
 // have stored their partial replies (or ctx ends), so the session can be
 // deleted without a turn writing into it afterwards.
 func (s *Service) StopSession(ctx context.Context, sessionID string) {
-	s.mu.Lock()
-	var ts []*Turn
-	for _, t := range s.turns {
-		if t.SessionID == sessionID {
-			ts = append(ts, t)
-			t.cancel()
-		}
-	}
-	s.mu.Unlock()
-	for _, t := range ts {
-		select {
-		case <-t.done:
-		case <-ctx.Done():
-			return
-		}
-	}
+	s.stopWhere(ctx, func(t *Turn) bool { return t.SessionID == sessionID })
 }
 
 // Running reports the number of turns in flight.
@@ -279,11 +264,19 @@ func (s *Service) Running() int {
 // Shutdown stops every running turn and waits for them to store their
 // replies, at most until ctx ends.
 func (s *Service) Shutdown(ctx context.Context) {
+	s.stopWhere(ctx, func(*Turn) bool { return true })
+}
+
+// stopWhere cancels the running turns that match and waits for them to end
+// (or ctx to end).
+func (s *Service) stopWhere(ctx context.Context, match func(*Turn) bool) {
 	s.mu.Lock()
-	ts := make([]*Turn, 0, len(s.turns))
+	var ts []*Turn
 	for _, t := range s.turns {
-		ts = append(ts, t)
-		t.cancel()
+		if match(t) {
+			ts = append(ts, t)
+			t.cancel()
+		}
 	}
 	s.mu.Unlock()
 	for _, t := range ts {
