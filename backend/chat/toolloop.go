@@ -64,15 +64,19 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		}
 		res, err := s.llm.Stream(ctx, req, onDelta)
 		r.requests++
-		if err != nil && req.Tools != nil && !res.FirstByte && errors.Is(err, llm.ErrToolsUnsupported) {
-			// The provider rejects tools for this model: retry once without
-			// them and remember the model as tool-less.
-			s.log.Info("model rejects tools; retrying without them", "model", t.Model)
-			s.markToolless(t.Model)
-			toolsOn = false
+		if err != nil && req.Tools != nil && !res.FirstByte && mayRejectTools(err) {
+			// The provider may reject tools for this model (said plainly,
+			// or as a bare 400/422 such as "unrecognized argument: tools"):
+			// retry once without them. When that works the model is
+			// remembered as tool-less for the life of the process.
+			s.log.Info("request with tools refused; retrying without them", "model", t.Model, "err", err)
 			req.Tools = nil
 			res, err = s.llm.Stream(ctx, req, onDelta)
 			r.requests++
+			if err == nil {
+				s.markToolless(t.Model)
+				toolsOn = false
+			}
 		}
 		r.text.WriteString(res.Text)
 		r.promptTokens += res.PromptTokens
@@ -180,6 +184,18 @@ func (s *Service) callTool(ctx context.Context, tool tools.Tool, call tools.Call
 		}
 	}()
 	return tool.Run(ctx, call)
+}
+
+// mayRejectTools reports whether err, before the first byte of a request
+// with tools, could be the provider refusing the tools: an explicit "tools
+// are not supported", or any 400/422 (many servers name the field only as
+// an unknown argument).
+func mayRejectTools(err error) bool {
+	if errors.Is(err, llm.ErrToolsUnsupported) {
+		return true
+	}
+	var ae *llm.APIError
+	return errors.As(err, &ae) && (ae.StatusCode == 400 || ae.StatusCode == 422)
 }
 
 func (s *Service) toolLabel(name string) string {

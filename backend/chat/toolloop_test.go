@@ -189,3 +189,40 @@ func TestAProviderThatRejectsToolsIsRetriedWithoutAndRemembered(t *testing.T) {
 		t.Fatalf("requests = %d; tools: %d %d", len(reqs), len(reqs[0].Tools), len(reqs[1].Tools))
 	}
 }
+
+func TestABare400ToToolsIsRetriedWithoutThem(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := newCore(t, srv)
+	var calls []string
+	c.Tools.Register(lookupTool(&calls))
+	srv.Enqueue(llmtest.Response{Status: 400, ErrorBody: `{"error":{"message":"Unrecognized request argument supplied: tools"}}`},
+		llmtest.Text("plain answer", 1))
+	res, _, sid := turn(t, c, "", "hi")
+	if res.Err != nil || res.Reply.Content != "plain answer" {
+		t.Fatalf("res = %+v", res)
+	}
+	reqs := srv.ChatRequests()
+	if len(reqs) != 2 || len(reqs[0].Tools) == 0 || len(reqs[1].Tools) != 0 {
+		t.Fatalf("requests = %d", len(reqs))
+	}
+	turn(t, c, sid, "again") // remembered: no tools any more
+	if reqs := srv.ChatRequests(); len(reqs) != 3 || len(reqs[2].Tools) != 0 {
+		t.Fatal("the tool-less model got tools again")
+	}
+
+	// A 400 that is not about tools fails the same way without them, and
+	// the model is not marked tool-less.
+	srv2 := llmtest.NewServer(t)
+	c2 := newCore(t, srv2)
+	c2.Tools.Register(lookupTool(&calls))
+	tooLong := llmtest.Response{Status: 400, ErrorBody: `{"error":{"message":"context too long"}}`}
+	srv2.Enqueue(tooLong, tooLong)
+	res, _, sid2 := turn(t, c2, "", "big")
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "context too long") {
+		t.Fatalf("400 not about tools = %+v", res)
+	}
+	turn(t, c2, sid2, "small")
+	if reqs := srv2.ChatRequests(); len(reqs[len(reqs)-1].Tools) == 0 {
+		t.Fatal("a failure unrelated to tools marked the model tool-less")
+	}
+}
