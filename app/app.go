@@ -46,7 +46,11 @@ func (a *App) Startup(ctx context.Context) {
 		// Another window (in another desktop session, where the D-Bus
 		// single-instance lock cannot see it) has this database open.
 		a.startErr = err
-		go a.platform.Fatal("playchat", err.Error()+".\nClose the other window first.")
+		msg := "playchat is already open with this data folder.\nClose the other window first."
+		if osLocale() == "ja" {
+			msg = "playchat はこのデータフォルダですでに開いています。\n先にもう一つのウィンドウを閉じてください。"
+		}
+		go a.platform.Fatal("playchat", msg)
 		return
 	}
 	if err != nil {
@@ -62,8 +66,18 @@ func (a *App) Startup(ctx context.Context) {
 	}
 }
 
-// DomReady runs once the page is loaded.
-func (a *App) DomReady(ctx context.Context) { fixSignalHandlers() }
+// DomReady runs once the page is loaded: the window (started hidden) is
+// shown unless start-up found the data dir taken.
+func (a *App) DomReady(ctx context.Context) {
+	fixSignalHandlers()
+	a.mu.RLock()
+	taken := errors.Is(a.startErr, core.ErrAlreadyRunning)
+	p := a.platform
+	a.mu.RUnlock()
+	if !taken && p != nil {
+		p.Show()
+	}
+}
 
 // SecondInstance brings the window forward when the app is launched again.
 func (a *App) SecondInstance(options.SecondInstanceData) {

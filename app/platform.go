@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"os"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -19,7 +20,7 @@ type Platform interface {
 	Show()
 	// OpenURL opens a URL (or a file:// folder) with the system's handler.
 	OpenURL(u string)
-	// Fatal shows an error dialog, then quits the app.
+	// Fatal shows an error dialog, then ends the process with status 1.
 	Fatal(title, message string)
 }
 
@@ -52,5 +53,5 @@ func (p desktopPlatform) OpenURL(u string) { runtime.BrowserOpenURL(p.ctx, u) }
 
 func (p desktopPlatform) Fatal(title, message string) {
 	_, _ = runtime.MessageDialog(p.ctx, runtime.MessageDialogOptions{Type: runtime.ErrorDialog, Title: title, Message: message})
-	runtime.Quit(p.ctx)
+	os.Exit(1)
 }

@@ -95,7 +95,9 @@ func TestAskFailuresExitNonZeroWithTheError(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	env := testEnv(t, srv)
 
-	srv.Enqueue(llmtest.Response{Status: 400, ErrorBody: `{"error":{"message":"model not found"}}`})
+	// A real server answers the retry without tools the same way.
+	notFound := llmtest.Response{Status: 400, ErrorBody: `{"error":{"message":"model not found"}}`}
+	srv.Enqueue(notFound, notFound)
 	r := runCLI(t, env, "", "ask", "--json", "hi")
 	ls := parseLines(t, r.stdout)
 	if r.code == 0 || ls[len(ls)-1].Type != "error" || !strings.Contains(ls[len(ls)-1].Value.(string), "model not found") {

@@ -210,10 +210,10 @@ func kbImport(ctx context.Context, args []string, env Env) error {
 		if rep.DryRun {
 			copyVerb, removeVerb = "would copy", "would remove"
 		}
-		fmt.Fprintf(env.Stdout, "%s %d new and %d changed files (%d bytes) into %s; %d unchanged\n",
-			copyVerb, len(rep.Copied), len(rep.Updated), rep.Bytes, dst, rep.Unchanged)
+		fmt.Fprintf(env.Stdout, "%s %d new and %d changed %s (%d bytes) into %s; %d unchanged\n",
+			copyVerb, len(rep.Copied), len(rep.Updated), plural(len(rep.Copied)+len(rep.Updated), "file", "files"), rep.Bytes, dst, rep.Unchanged)
 		if *mirror {
-			fmt.Fprintf(env.Stdout, "%s %d files gone from the source\n", removeVerb, len(rep.Removed))
+			fmt.Fprintf(env.Stdout, "%s %d %s gone from the source\n", removeVerb, len(rep.Removed), plural(len(rep.Removed), "file", "files"))
 			for _, p := range rep.Removed {
 				fmt.Fprintf(env.Stdout, "  %s %s\n", removeVerb, p)
 			}
@@ -233,4 +233,11 @@ func kbImport(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "indexed: %d new or changed, %d removed, %d failed\n", idx.Indexed, idx.Removed, idx.Failed)
 		return nil
 	})
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

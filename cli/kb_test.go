@@ -95,7 +95,7 @@ func TestKBCommandsOnANewFolderSeedStatusReindexImport(t *testing.T) {
 	}
 	os.Remove(filepath.Join(src, "a.md"))
 	r = runCLI(t, env, "", "kb", "import", "--source", src, "--mirror")
-	if r.code != 0 || !strings.Contains(r.stdout, "removed 1 files") {
+	if r.code != 0 || !strings.Contains(r.stdout, "removed 1 file gone from the source") {
 		t.Errorf("import --mirror: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

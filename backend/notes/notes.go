@@ -152,12 +152,13 @@ func (s *Service) Create(ctx context.Context, title, content, section string) (P
 	return s.create(ctx, title, content, section)
 }
 
-// ErrTitleTaken is returned when a page already has exactly that title:
-// titles are unique, since read_note and write_note find pages by title.
+// ErrTitleTaken is returned when a page already has that title (ignoring
+// case): titles are unique, since read_note and write_note find pages by
+// title, falling back to a case-insensitive match.
 var ErrTitleTaken = errors.New("a note page with this title already exists")
 
 // create is Create; it refuses (ErrTitleTaken) a title that a page already
-// has exactly, checked in the same transaction.
+// has (ignoring case), checked in the same transaction.
 func (s *Service) create(ctx context.Context, title, content, section string) (Page, error) {
 	title, err := CleanTitle(title)
 	if err != nil {
@@ -177,7 +178,7 @@ func (s *Service) create(ctx context.Context, title, content, section string) (P
 			return err
 		}
 		for _, r := range rows {
-			if r.Title == title {
+			if strings.EqualFold(r.Title, title) {
 				return fmt.Errorf("note page %d is titled %q: %w", r.ID, title, ErrTitleTaken)
 			}
 		}
@@ -219,12 +220,14 @@ func (s *Service) Update(ctx context.Context, id int64, title, content *string) 
 			return err
 		}
 		if t, ok := set["title"]; ok {
-			var other int64
-			err := tx.NewSelect().Table("note_pages").Column("id").Where("title = ? AND id != ?", t, id).Limit(1).Scan(ctx, &other)
-			if err == nil {
-				return fmt.Errorf("note page %d is titled %q: %w", other, t, ErrTitleTaken)
-			} else if !errors.Is(err, sql.ErrNoRows) {
+			rows, err := loadRows(ctx, tx)
+			if err != nil {
 				return err
+			}
+			for _, r := range rows {
+				if r.ID != id && strings.EqualFold(r.Title, t.(string)) {
+					return fmt.Errorf("note page %d is titled %q: %w", r.ID, r.Title, ErrTitleTaken)
+				}
 			}
 		}
 		if len(set) > 0 {

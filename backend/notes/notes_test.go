@@ -139,9 +139,16 @@ func TestUpdateChangesOnlyWhatIsGiven(t *testing.T) {
 }
 
 func TestGetAndFindByTitle(t *testing.T) {
-	svc, _ := openTest(t)
-	ids := seed(t, svc, "Shopping", "shopping", "買い物リスト")
+	svc, db := openTest(t)
+	ids := seed(t, svc, "Shopping", "買い物リスト")
 	ctx := context.Background()
+	// A database from the original app may hold titles that differ only in
+	// case (playchat itself no longer creates them).
+	var legacy int64
+	if err := db.Bun().QueryRowContext(ctx, `INSERT INTO note_pages (title, content, position) VALUES ('shopping', '', 2) RETURNING id`).Scan(&legacy); err != nil {
+		t.Fatal(err)
+	}
+	ids["shopping"] = legacy
 	tests := []struct {
 		title  string
 		wantID int64
@@ -252,6 +259,12 @@ func TestTitlesAreUniqueBecauseTheToolsFindPagesByTitle(t *testing.T) {
 	}
 	if _, err := svc.Create(ctx, "買い物リスト", "again", ""); !errors.Is(err, ErrTitleTaken) {
 		t.Fatalf("duplicate create: err = %v", err)
+	}
+	if _, err := svc.Create(ctx, "Todo", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Create(ctx, "todo", "", ""); !errors.Is(err, ErrTitleTaken) {
+		t.Fatalf("a title differing only in case: err = %v", err)
 	}
 	b, _ := svc.Create(ctx, "メモ", "", "")
 	title := "買い物リスト"
