@@ -1,0 +1,140 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"playchat/backend/llm"
+	"playchat/backend/store"
+)
+
+// fakeLLM answers Complete with a fixed summary, or fails.
+type fakeLLM struct {
+	mu    sync.Mutex
+	calls []llm.Request
+	fail  bool
+}
+
+func (f *fakeLLM) Complete(ctx context.Context, req llm.Request) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, req)
+	if f.fail {
+		return "", errors.New("provider down")
+	}
+	return fmt.Sprintf("- summary %d", len(f.calls)), nil
+}
+
+func setup(t *testing.T, threshold int) (*store.DB, *fakeLLM, *Summarizer, string) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	f := &fakeLLM{}
+	s := New(db, f, func() Settings { return Settings{Threshold: threshold} }, nil)
+	sess, _ := db.CreateSession(ctx, "t", "openai/x")
+	return db, f, s, sess.ID
+}
+
+func addMessages(t *testing.T, db *store.DB, sid string, n int) {
+	for i := 0; i < n; i++ {
+		role := store.RoleUser
+		if i%2 == 1 {
+			role = store.RoleAssistant
+		}
+		if err := db.InsertMessage(context.Background(), &store.Message{SessionID: sid, Role: role, Content: fmt.Sprint("m", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSummarisesTheOlderHalfAtTheThreshold(t *testing.T) {
+	db, f, s, sid := setup(t, 6)
+	ctx := context.Background()
+	addMessages(t, db, sid, 5)
+	if done, err := s.MaybeSummarize(ctx, sid, "openai/x"); done || err != nil || len(f.calls) != 0 {
+		t.Fatalf("below the threshold: %v %v, %d calls", done, err, len(f.calls))
+	}
+	addMessages(t, db, sid, 1)
+	if done, err := s.MaybeSummarize(ctx, sid, "openai/x"); !done || err != nil {
+		t.Fatalf("at the threshold: %v %v", done, err)
+	}
+	prompt := f.calls[0].Messages[1].Content
+	if !strings.Contains(prompt, "user: m0") || !strings.Contains(prompt, "user: m2") || strings.Contains(prompt, "m3") {
+		t.Fatalf("summarised text = %q, want the oldest 3 messages", prompt)
+	}
+	if n, _ := db.CountActiveMessages(ctx, sid); n != 3 {
+		t.Fatalf("active = %d, want 3", n)
+	}
+}
+
+func TestAFailedSummaryChangesNothing(t *testing.T) {
+	db, f, s, sid := setup(t, 4)
+	f.fail = true
+	addMessages(t, db, sid, 4)
+	if _, err := s.MaybeSummarize(context.Background(), sid, "openai/x"); err == nil {
+		t.Fatal("no error")
+	}
+	if n, _ := db.CountActiveMessages(context.Background(), sid); n != 4 {
+		t.Fatalf("active = %d after a failed summary", n)
+	}
+}
+
+func TestCompactMergesTheOldestMemoriesUntilTheyFit(t *testing.T) {
+	db, f, s, sid := setup(t, 100)
+	ctx := context.Background()
+	for i := 0; i < 6; i++ {
+		m := &store.Message{SessionID: sid, Role: store.RoleUser, Content: "x"}
+		db.InsertMessage(ctx, m)
+		if _, err := db.ArchiveIntoMemory(ctx, sid, []int64{m.ID}, strings.Repeat("長い要約。", 40)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Six memories of ~100 estimated tokens each; a 250-token budget.
+	if err := s.Compact(ctx, sid, "openai/x", 250); err != nil {
+		t.Fatal(err)
+	}
+	active, _ := db.ActiveMemories(ctx, sid)
+	all, _ := db.SessionMemories(ctx, sid)
+	if len(active) >= 6 || len(all) <= 6 {
+		t.Fatalf("active %d, all %d: nothing merged", len(active), len(all))
+	}
+	if active[0].Level < 1 || !strings.HasPrefix(active[0].Summary, "- summary") {
+		t.Fatalf("oldest active memory = %+v, want a merged one", active[0])
+	}
+	if !strings.Contains(f.calls[0].Messages[0].Content, "summaries of earlier parts") {
+		t.Fatal("memories were not merged with the memories prompt")
+	}
+	total := 0
+	for _, m := range active {
+		total += len([]rune(m.Summary))/2 + 8
+	}
+	if total > 250 && len(active) > 1 {
+		t.Fatalf("still %d estimated tokens in %d memories", total, len(active))
+	}
+}
+
+func TestRequestsForOneSessionRunOneAtATime(t *testing.T) {
+	db, f, s, sid := setup(t, 4)
+	addMessages(t, db, sid, 8)
+	for i := 0; i < 10; i++ {
+		s.Request(sid, "openai/x", 0)
+	}
+	s.Wait()
+	// Ten requests coalesce into one run (two when some arrive while the
+	// first runs: 8 → 4 active, then 4 → 2). Concurrent jobs would each
+	// have summarised, and all but one would have failed to archive.
+	mems, _ := db.ActiveMemories(context.Background(), sid)
+	n, _ := db.CountActiveMessages(context.Background(), sid)
+	if len(f.calls) < 1 || len(f.calls) > 2 || len(mems) != len(f.calls) || mems[0].MessageCount != 4 || n != 8-4-2*(len(mems)-1) {
+		t.Fatalf("memories %+v, active %d, calls %d", mems, n, len(f.calls))
+	}
+}
