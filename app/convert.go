@@ -22,7 +22,8 @@ func toSession(s store.Session) Session {
 
 func toMessage(m store.Message) Message {
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
-		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil, Tools: []ToolActivity{}}
+		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
+		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []ToolActivity{}}
 	if m.ToolActivity != "" {
 		// Written by the turn from event.ToolActivity; an unreadable value
 		// only hides the activity list.

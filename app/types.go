@@ -27,6 +27,9 @@ type Message struct {
 	Model     string `json:"model"`
 	CreatedAt string `json:"createdAt"`
 	Archived  bool   `json:"archived"`
+	// Forgotten is true for an archived message whose memory was deleted:
+	// neither it nor its summary goes to the model any more.
+	Forgotten bool `json:"forgotten"`
 	// Tools is the reply's tool activity as the activity list showed it.
 	Tools []ToolActivity `json:"tools"`
 }

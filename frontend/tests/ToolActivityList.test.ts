@@ -82,7 +82,7 @@ describe('ToolActivityList', () => {
 describe('MessageItem with tool activity', () => {
   const stored = (over: Partial<Message>): Message => ({
     id: 2, sessionId: 's', role: 'assistant', content: 'Done, I wrote it down.', status: 'complete',
-    error: '', model: 'm', createdAt: '2025-01-01T00:00:00Z', archived: false, ...over,
+    error: '', model: 'm', createdAt: '2025-01-01T00:00:00Z', archived: false, forgotten: false, ...over,
   })
   const mountItem = (message: ReturnType<typeof fromStored>) =>
     mount(MessageItem, { props: { message }, global: { plugins: [testI18n()] } })

@@ -33,7 +33,7 @@ const session = (id: string, model = ''): Session => ({
   id, title: id, model, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z',
 })
 const msg = (id: number, role: string, content: string, status = 'complete'): Message => ({
-  id, sessionId: 's1', role, content, status, error: '', model: 'openai/x', createdAt: '2025-01-01T00:00:00Z', archived: false,
+  id, sessionId: 's1', role, content, status, error: '', model: 'openai/x', createdAt: '2025-01-01T00:00:00Z', archived: false, forgotten: false,
 })
 
 /** A turn the test drives by hand: events, Send's answer, and the end. */

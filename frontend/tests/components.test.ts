@@ -119,13 +119,15 @@ describe('MessageItem', () => {
   const base = { id: 1, sessionId: 's', content: 'x', error: '', model: '', createdAt: '2025-01-01T00:00:00Z' }
 
   it('labels archived, partial and failed messages', () => {
-    const archived = mountItem(fromStored({ ...base, role: 'user', status: 'complete', archived: true }))
+    const archived = mountItem(fromStored({ ...base, role: 'user', status: 'complete', archived: true, forgotten: false }))
     expect(archived.get('[data-test="archived"]').text()).toBe('summarised into memory')
     expect(archived.classes()).toContain('archived')
-    const partial = mountItem(fromStored({ ...base, role: 'assistant', status: 'partial', archived: false }))
+    const forgotten = mountItem(fromStored({ ...base, role: 'user', status: 'complete', archived: true, forgotten: true }))
+    expect(forgotten.get('[data-test="archived"]').text()).toBe('forgotten (its memory was deleted)')
+    const partial = mountItem(fromStored({ ...base, role: 'assistant', status: 'partial', archived: false, forgotten: false }))
     expect(partial.find('[data-test="partial"]').exists()).toBe(true)
     const failed = mountItem(
-      fromStored({ ...base, role: 'assistant', status: 'error', error: 'quota', archived: false }),
+      fromStored({ ...base, role: 'assistant', status: 'error', error: 'quota', archived: false, forgotten: false }),
     )
     expect(failed.find('[data-test="error"]').exists()).toBe(true)
     expect(failed.text()).toContain('quota')
@@ -133,7 +135,7 @@ describe('MessageItem', () => {
 
   it('tells a stopped reply from one cut by a failure, and shows the latter\'s error', () => {
     const reply = (error: string) =>
-      mountItem(fromStored({ ...base, role: 'assistant', content: 'Half an answer', status: 'partial', error, archived: false }))
+      mountItem(fromStored({ ...base, role: 'assistant', content: 'Half an answer', status: 'partial', error, archived: false, forgotten: false }))
     const stopped = reply('stopped')
     expect(stopped.get('[data-test="partial"]').text()).toBe('Stopped early')
     expect(stopped.find('[data-test="interrupted"]').exists()).toBe(false)
@@ -148,16 +150,16 @@ describe('MessageItem', () => {
     expect(cut.classes()).toContain('interrupted')
 
     const ja = mount(MessageItem, {
-      props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error: 'EOF', archived: false }) },
+      props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error: 'EOF', archived: false, forgotten: false }) },
       global: { plugins: [testI18n('ja')] },
     })
     expect(ja.get('[data-test="interrupted"]').text()).toBe('中断')
   })
 
   it('renders markdown for the assistant only', () => {
-    const a = mountItem(fromStored({ ...base, role: 'assistant', content: '**bold**', status: 'complete', archived: false }))
+    const a = mountItem(fromStored({ ...base, role: 'assistant', content: '**bold**', status: 'complete', archived: false, forgotten: false }))
     expect(a.find('strong').text()).toBe('bold')
-    const u = mountItem(fromStored({ ...base, role: 'user', content: '**bold**', status: 'complete', archived: false }))
+    const u = mountItem(fromStored({ ...base, role: 'user', content: '**bold**', status: 'complete', archived: false, forgotten: false }))
     expect(u.find('strong').exists()).toBe(false)
     expect(u.text()).toContain('**bold**')
   })

@@ -5,7 +5,7 @@ import {
 } from '@/utils/turn'
 
 const stored = (id: number, role: string, content: string): Message => ({
-  id, sessionId: 's', role, content, status: 'complete', error: '', model: '', createdAt: '', archived: false,
+  id, sessionId: 's', role, content, status: 'complete', error: '', model: '', createdAt: '', archived: false, forgotten: false,
 })
 
 describe('mergeTool', () => {

@@ -51,6 +51,7 @@ const en: typeof ja = {
     interrupted: 'Interrupted',
     interruptedHint: 'The connection or the server failed before the reply was complete',
     error: 'Error',
+    forgotten: 'forgotten (its memory was deleted)',
     archived: 'summarised into memory',
     thinking: 'Thinking…',
     stopping: 'Stopping…',

@@ -49,6 +49,7 @@ export default {
     interrupted: '中断',
     interruptedHint: '応答の途中で接続またはサーバーのエラーにより中断されました',
     error: 'エラー',
+    forgotten: '忘れた（メモリを削除済み）',
     archived: 'メモリに要約済み',
     thinking: '考えています…',
     stopping: '停止しています…',

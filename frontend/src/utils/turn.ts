@@ -34,6 +34,7 @@ export function draftMessage(
     model,
     createdAt: new Date().toISOString(),
     archived: false,
+    forgotten: false,
     pending: role === 'assistant',
     tools: [],
     sources: [],

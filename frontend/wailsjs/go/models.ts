@@ -362,6 +362,7 @@ export namespace app {
 	    model: string;
 	    createdAt: string;
 	    archived: boolean;
+	    forgotten: boolean;
 	    tools: ToolActivity[];
 	
 	    static createFrom(source: any = {}) {
@@ -379,6 +380,7 @@ export namespace app {
 	        this.model = source["model"];
 	        this.createdAt = source["createdAt"];
 	        this.archived = source["archived"];
+	        this.forgotten = source["forgotten"];
 	        this.tools = this.convertValues(source["tools"], ToolActivity);
 	    }
 	
