@@ -26,7 +26,7 @@ func (s *SettingsService) Get() (SettingsView, error) {
 	for _, k := range config.Keys() {
 		v, src := cfg.Value(k.Name)
 		f := SettingField{Key: k.Name, Secret: k.Secret, IsSet: v != "", Source: src, Group: k.Group, Value: v,
-			Kind: k.Kind, Default: k.Default, Choices: k.Choices, Doc: k.Doc}
+			Kind: k.Kind, Default: k.Default, Choices: k.Choices, Doc: k.Doc, Min: k.Min, Max: k.Max}
 		if k.Secret {
 			f.Value = config.Mask(v)
 		}

@@ -131,6 +131,9 @@ type SettingField struct {
 	Choices []string `json:"choices"`
 	// Doc is a one-line English description.
 	Doc string `json:"doc"`
+	// Min and Max are the inclusive bounds of a number (absent when none).
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
 }
 
 // SettingsView is the whole settings screen.

@@ -46,6 +46,9 @@ type Key struct {
 	// Choices, when not empty, lists the only values accepted (lower case;
 	// input is matched case-insensitively).
 	Choices []string
+	// Min and Max, when not nil, are the inclusive bounds of an int or
+	// float value.
+	Min, Max *float64
 }
 
 // spec is a Key plus its validation bounds.
@@ -136,6 +139,14 @@ func Keys() []Key {
 	for i, s := range specs {
 		k := s.Key
 		k.Choices = append([]string(nil), s.Choices...)
+		if s.hasMin {
+			v := s.min
+			k.Min = &v
+		}
+		if s.hasMax {
+			v := s.max
+			k.Max = &v
+		}
 		out[i] = k
 	}
 	return out

@@ -138,3 +138,14 @@ describe('SettingsPanel', () => {
     expect(w.get('[data-test="save-error"]').text()).toBe('database is locked')
   })
 })
+
+describe('settingProblem bounds', () => {
+  it('checks the inclusive bounds the backend reports', () => {
+    expect(settingProblem('int', '3', { min: 4 })).toBe('min')
+    expect(settingProblem('int', '4', { min: 4 })).toBeNull()
+    expect(settingProblem('float', '1.5', { min: 0, max: 1 })).toBe('max')
+    expect(settingProblem('float', '０．７５', { min: 0, max: 1 })).toBeNull()
+    expect(settingProblem('int', 'abc', { min: 4 })).toBe('int')
+    expect(settingProblem('int', '', { min: 4 })).toBeNull()
+  })
+})

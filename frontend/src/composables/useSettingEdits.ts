@@ -18,14 +18,14 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
 
   const dirty = computed(() => Object.keys(edits).length > 0)
   const problemOf = (f: SettingField) =>
-    f.secret || edits[f.key] === undefined ? null : settingProblem(f.kind, edits[f.key])
+    f.secret || edits[f.key] === undefined ? null : settingProblem(f.kind, edits[f.key], f)
   /** Some edit fails the client's check: Save stays disabled. */
   const invalid = computed(() => fields.value.some((f) => problemOf(f) !== null))
 
   /** The message under a field: the client's check of its edit, else the backend's refusal. */
   function fieldError(f: SettingField): string {
     const problem = problemOf(f)
-    return problem ? t(`settings.invalid.${problem}`) : (rejected[f.key] ?? '')
+    return problem ? t(`settings.invalid.${problem}`, { min: f.min, max: f.max }) : (rejected[f.key] ?? '')
   }
 
   function setEdit(key: string, value: string | undefined) {

@@ -131,6 +131,8 @@ const en: typeof ja = {
     fixInvalid: 'Correct the values marked in red to save',
     rejected: 'Not saved: {reason}',
     invalid: {
+      min: 'Enter {min} or more',
+      max: 'Enter {max} or less',
       int: 'Enter a whole number, such as 1024',
       float: 'Enter a number, such as 0.75',
       url: 'Enter a full http:// or https:// URL',

@@ -129,6 +129,8 @@ export default {
     fixInvalid: '赤く表示された値を直すと保存できます',
     rejected: '保存できませんでした: {reason}',
     invalid: {
+      min: '{min} 以上を入力してください',
+      max: '{max} 以下を入力してください',
       int: '整数を入力してください（例: 1024）',
       float: '数値を入力してください（例: 0.75）',
       url: 'http:// または https:// で始まる URL を入力してください',

@@ -2,8 +2,8 @@
 // validates again (ranges included) and its refusal names the key, so it can
 // be shown under the field it is about.
 
-/** What is wrong with a value, by kind; null when it looks fine. */
-export type SettingProblem = 'int' | 'float' | 'url'
+/** What is wrong with a value, by kind or bound; null when it looks fine. */
+export type SettingProblem = 'int' | 'float' | 'url' | 'min' | 'max'
 
 const INT = /^[+-]?\d+$/
 const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i
@@ -37,15 +37,27 @@ export function cleanSettingValue(kind: string, v: string): string {
   return isNumericKind(kind) ? normalizeNumber(v) : v
 }
 
-/** Checks a value of a kind; "" is always fine (the default applies). */
-export function settingProblem(kind: string, value: string): SettingProblem | null {
+/** Inclusive bounds of a number, as the backend reports them. */
+export interface SettingBounds {
+  min?: number | null
+  max?: number | null
+}
+
+function outOfBounds(n: number, b: SettingBounds): SettingProblem | null {
+  if (b.min != null && n < b.min) return 'min'
+  if (b.max != null && n > b.max) return 'max'
+  return null
+}
+
+/** Checks a value of a kind (and its bounds); "" is always fine (the default applies). */
+export function settingProblem(kind: string, value: string, bounds: SettingBounds = {}): SettingProblem | null {
   const v = isNumericKind(kind) ? normalizeNumber(value) : value.trim()
   if (v === '') return null
   switch (kind) {
     case 'int':
-      return INT.test(v) && Math.abs(Number(v)) < INT_LIMIT ? null : 'int'
+      return INT.test(v) && Math.abs(Number(v)) < INT_LIMIT ? outOfBounds(Number(v), bounds) : 'int'
     case 'float':
-      return FLOAT.test(v) && Number.isFinite(Number(v)) ? null : 'float'
+      return FLOAT.test(v) && Number.isFinite(Number(v)) ? outOfBounds(Number(v), bounds) : 'float'
     case 'url':
       try {
         const u = new URL(v)

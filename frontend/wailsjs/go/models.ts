@@ -509,6 +509,8 @@ export namespace app {
 	    default: string;
 	    choices: string[];
 	    doc: string;
+	    min?: number;
+	    max?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingField(source);
@@ -526,6 +528,8 @@ export namespace app {
 	        this.default = source["default"];
 	        this.choices = source["choices"];
 	        this.doc = source["doc"];
+	        this.min = source["min"];
+	        this.max = source["max"];
 	    }
 	}
 	export class SettingsUpdate {
