@@ -128,6 +128,8 @@ const en: typeof ja = {
     on: 'On',
     off: 'Off',
     unsaved: 'You have unsaved changes',
+    discardConfirm: 'Close Settings and discard the unsaved changes?',
+    discard: 'Discard',
     fixInvalid: 'Correct the values marked in red to save',
     rejected: 'Not saved: {reason}',
     invalid: {

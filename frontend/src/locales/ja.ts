@@ -126,6 +126,8 @@ export default {
     on: 'オン',
     off: 'オフ',
     unsaved: '未保存の変更があります',
+    discardConfirm: '保存していない変更を破棄して設定を閉じますか？',
+    discard: '破棄',
     fixInvalid: '赤く表示された値を直すと保存できます',
     rejected: '保存できませんでした: {reason}',
     invalid: {

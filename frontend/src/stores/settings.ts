@@ -12,6 +12,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const view = ref<SettingsView | null>(null)
   const info = ref<AppInfo | null>(null)
   const saving = ref(false)
+  /** The open Settings form has edits that are not saved yet. */
+  const unsavedEdits = ref(false)
 
   const dataDir = computed(() => view.value?.dataDir || info.value?.dataDir || '')
 
@@ -51,5 +53,6 @@ export const useSettingsStore = defineStore('settings', () => {
     await useModelStore().load().catch(() => {})
   }
 
-  return { view, info, saving, dataDir, groups, loadInfo, load, save }
+  return {
+    unsavedEdits, view, info, saving, dataDir, groups, loadInfo, load, save }
 })
