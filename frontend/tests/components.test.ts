@@ -156,6 +156,21 @@ describe('MessageItem', () => {
     expect(ja.get('[data-test="interrupted"]').text()).toBe('中断')
   })
 
+  it('shows a known backend error in the UI language, with the original in the tooltip', () => {
+    const error = 'stream interrupted before the reply finished: unexpected EOF'
+    const w = mount(MessageItem, {
+      props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error, archived: false, forgotten: false }) },
+      global: { plugins: [testI18n('ja')] },
+    })
+    const text = w.get('[data-test="error-text"]')
+    expect(text.text()).toBe('返答の途中で接続が切れました（unexpected EOF）')
+    expect(text.attributes('title')).toBe(error)
+    const unknown = mountItem(
+      fromStored({ ...base, role: 'assistant', status: 'error', error: 'quota', archived: false, forgotten: false }),
+    )
+    expect(unknown.get('[data-test="error-text"]').attributes('title')).toBeUndefined()
+  })
+
   it('renders markdown for the assistant only', () => {
     const a = mountItem(fromStored({ ...base, role: 'assistant', content: '**bold**', status: 'complete', archived: false, forgotten: false }))
     expect(a.find('strong').text()).toBe('bold')

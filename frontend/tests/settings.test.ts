@@ -112,7 +112,11 @@ describe('SettingsPanel', () => {
     await w.get('[data-test="save-settings"]').trigger('click')
     await flushPromises()
     expect(api.save).toHaveBeenCalledWith({ values: { MAX_OUTPUT_TOKENS: '0' }, clear: [] })
-    expect(w.get('[data-test="field-error"]').text()).toBe('Not saved: must be an integer ≥ 1')
+    expect(w.get('[data-test="field-error"]').text()).toBe('Not saved: must be a whole number ≥ 1')
+    // the backend's own words stay in the tooltip, for bug reports
+    expect(w.get('[data-test="field-error"]').attributes('title')).toBe(
+      'config: invalid MAX_OUTPUT_TOKENS "0": must be an integer ≥ 1',
+    )
     expect((w.get('[data-test="text-input"]').element as HTMLInputElement).value).toBe('0')
     expect(toasts.toasts.filter((x) => x.kind === 'success')).toEqual([])
     await type(w, '10') // editing again clears the refusal

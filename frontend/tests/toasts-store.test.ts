@@ -103,4 +103,24 @@ describe('ToastList', () => {
     await w.get('[data-test="toast"]').trigger('click')
     expect(toasts.toasts).toEqual([])
   })
+
+  it('shows a backend error in the UI language, with the original words in the tooltip', async () => {
+    const toasts = useToastStore()
+    const w = mount(ToastList, { global: { plugins: [testI18n('ja')] } })
+    toasts.push('provider returned 429: Rate limit reached', 'error')
+    toasts.error('playchat is still starting', '起動時の読み込みに失敗しました')
+    toasts.info('provider returned 429: an info toast is shown as pushed')
+    await w.vm.$nextTick()
+    const texts = w.findAll('[data-test="toast-text"]')
+    expect(texts.map((x) => x.text())).toEqual([
+      'モデルのサーバーがエラーを返しました（429）: Rate limit reached\n利用の上限（レート制限）に達しました。しばらく待ってからもう一度試してください。',
+      '起動時の読み込みに失敗しました: playchat はまだ起動中です。少し待ってからもう一度試してください',
+      'provider returned 429: an info toast is shown as pushed',
+    ])
+    expect(texts[0].attributes('title')).toBe('provider returned 429: Rate limit reached')
+    expect(texts[1].attributes('title')).toBe('起動時の読み込みに失敗しました: playchat is still starting')
+    expect(texts[2].attributes('title')).toBeUndefined()
+    // the store keeps the backend's words, for bug reports
+    expect(toasts.toasts[0].message).toBe('provider returned 429: Rate limit reached')
+  })
 })

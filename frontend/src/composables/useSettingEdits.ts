@@ -1,20 +1,24 @@
 // The Settings form's unsaved values and their errors: the client's checks
 // (a number that is not one, a URL that is not http(s)) and the backend's
-// refusals, shown under the field they name (else in the footer).
+// refusals, shown under the field they name (else in the footer), in the UI
+// language with the backend's own words kept for a tooltip.
 import { computed, reactive, ref, type Ref } from 'vue'
 import { useI18n } from 'vue-i18n'
 import { errorMessage } from '@/api/errors'
 import type { SettingField } from '@/api/types'
+import { localizeError, localizeSettingReason } from '@/utils/errorText'
 import { cleanSettingValue, settingProblem, settingRejection } from '@/utils/settings'
 
 export function useSettingEdits(fields: Ref<SettingField[]>) {
   const { t } = useI18n()
   /** Unsaved values by key; a key is absent when unchanged. */
   const edits = reactive<Record<string, string>>({})
-  /** The backend's refusals by key (cleared when that value is edited again). */
-  const rejected = reactive<Record<string, string>>({})
-  /** A save error that names no edited field. */
-  const saveError = ref('')
+  /** The backend's refusals by key, as it wrote them (cleared when that value is edited again). */
+  const rejected = reactive<Record<string, { reason: string; message: string }>>({})
+  /** A save error that names no edited field, as the backend wrote it. */
+  const saveErrorOriginal = ref('')
+  /** That error in the UI language. */
+  const saveError = computed(() => localizeError(saveErrorOriginal.value, t))
 
   const dirty = computed(() => Object.keys(edits).length > 0)
   const problemOf = (f: SettingField) =>
@@ -25,19 +29,26 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
   /** The message under a field: the client's check of its edit, else the backend's refusal. */
   function fieldError(f: SettingField): string {
     const problem = problemOf(f)
-    return problem ? t(`settings.invalid.${problem}`, { min: f.min, max: f.max }) : (rejected[f.key] ?? '')
+    if (problem) return t(`settings.invalid.${problem}`, { min: f.min, max: f.max })
+    const r = rejected[f.key]
+    return r ? t('settings.rejected', { reason: localizeSettingReason(r.reason, t) }) : ''
+  }
+
+  /** The backend's own words for a field's refusal (a tooltip, for bug reports); '' when none. */
+  function fieldErrorOriginal(f: SettingField): string {
+    return problemOf(f) ? '' : (rejected[f.key]?.message ?? '')
   }
 
   function setEdit(key: string, value: string | undefined) {
     if (value === undefined) delete edits[key]
     else edits[key] = value
     delete rejected[key]
-    saveError.value = ''
+    saveErrorOriginal.value = ''
   }
 
   function clearErrors() {
     for (const k of Object.keys(rejected)) delete rejected[k]
-    saveError.value = ''
+    saveErrorOriginal.value = ''
   }
 
   function clearEdits() {
@@ -57,9 +68,12 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
   function showSaveError(e: unknown, keys: string[]) {
     const msg = errorMessage(e)
     const r = settingRejection(msg, keys)
-    if (r) rejected[r.key] = t('settings.rejected', { reason: r.reason })
-    else saveError.value = msg
+    if (r) rejected[r.key] = { reason: r.reason, message: msg }
+    else saveErrorOriginal.value = msg
   }
 
-  return { edits, dirty, invalid, saveError, fieldError, setEdit, clearErrors, clearEdits, values, showSaveError }
+  return {
+    edits, dirty, invalid, saveError, saveErrorOriginal, fieldError, fieldErrorOriginal,
+    setEdit, clearErrors, clearEdits, values, showSaveError,
+  }
 }

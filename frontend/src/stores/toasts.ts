@@ -1,13 +1,28 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { errorMessage } from '@/api/errors'
+import { localizeError, type Translate } from '@/utils/errorText'
 
 export type ToastKind = 'error' | 'info' | 'success'
 
 export interface Toast {
   id: number
   kind: ToastKind
+  /** The text as pushed: for an error, the backend's own words (kept for bug reports). */
   message: string
+  /** What error() put before the backend's text ("<prefix>: <error>"). */
+  prefix?: string
+}
+
+/**
+ * The text a toast shows: an error's backend message in the UI language (a
+ * prefix given to error() stays as it is); other toasts as pushed.
+ */
+export function toastText(toast: Toast, t: Translate): string {
+  if (toast.kind !== 'error') return toast.message
+  const lead = toast.prefix ? `${toast.prefix}: ` : ''
+  if (!toast.message.startsWith(lead)) return localizeError(toast.message, t)
+  return lead + localizeError(toast.message.slice(lead.length), t)
 }
 
 /** How long an info or success toast stays, in milliseconds. */
@@ -46,8 +61,12 @@ export const useToastStore = defineStore('toasts', () => {
 
   /** Shows a toast; `timeout` 0 keeps it until dismissed. */
   function push(message: string, kind: ToastKind = 'error', timeout = timeoutFor(kind)): number {
+    return add({ kind, message }, timeout)
+  }
+
+  function add(toast: Omit<Toast, 'id'>, timeout: number): number {
     const id = nextId++
-    toasts.value = [...toasts.value, { id, kind, message }]
+    toasts.value = [...toasts.value, { id, ...toast }]
     // Keep the stack short: the oldest goes first.
     while (toasts.value.length > MAX_TOASTS) dismiss(toasts.value[0].id)
     durations.set(id, timeout)
@@ -65,10 +84,11 @@ export const useToastStore = defineStore('toasts', () => {
     if (toasts.value.some((x) => x.id === id)) arm(id)
   }
 
-  /** Shows any thrown value as an error toast. */
+  /** Shows any thrown value as an error toast (ToastList words it in the UI language). */
   function error(reason: unknown, prefix?: string): number {
     const msg = errorMessage(reason)
-    return push(prefix ? `${prefix}: ${msg}` : msg, 'error')
+    if (!prefix) return push(msg, 'error')
+    return add({ kind: 'error', message: `${prefix}: ${msg}`, prefix }, timeoutFor('error'))
   }
 
   const info = (message: string) => push(message, 'info')
