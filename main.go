@@ -52,14 +52,11 @@ func main() {
 		MinHeight:        480,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 1},
-		// Shown once the page is ready (App.DomReady); a second window that
-		// finds the data dir taken only shows its dialog.
-		StartHidden: true,
-		OnStartup:   a.Startup,
-		OnDomReady:  a.DomReady,
-		OnShutdown:  a.Shutdown,
-		Bind:        a.Services(),
-		Linux:       &linux.Options{ProgramName: "playchat", Icon: icon},
+		OnStartup:        a.Startup,
+		OnDomReady:       a.DomReady,
+		OnShutdown:       a.Shutdown,
+		Bind:             a.Services(),
+		Linux:            &linux.Options{ProgramName: "playchat", Icon: icon},
 		// A second launch focuses the running window instead of opening
 		// another one on the same database.
 		SingleInstanceLock: &options.SingleInstanceLock{

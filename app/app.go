@@ -66,18 +66,8 @@ func (a *App) Startup(ctx context.Context) {
 	}
 }
 
-// DomReady runs once the page is loaded: the window (started hidden) is
-// shown unless start-up found the data dir taken.
-func (a *App) DomReady(ctx context.Context) {
-	fixSignalHandlers()
-	a.mu.RLock()
-	taken := errors.Is(a.startErr, core.ErrAlreadyRunning)
-	p := a.platform
-	a.mu.RUnlock()
-	if !taken && p != nil {
-		p.Show()
-	}
-}
+// DomReady runs once the page is loaded.
+func (a *App) DomReady(ctx context.Context) { fixSignalHandlers() }
 
 // SecondInstance brings the window forward when the app is launched again.
 func (a *App) SecondInstance(options.SecondInstanceData) {

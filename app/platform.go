@@ -20,7 +20,8 @@ type Platform interface {
 	Show()
 	// OpenURL opens a URL (or a file:// folder) with the system's handler.
 	OpenURL(u string)
-	// Fatal shows an error dialog, then ends the process with status 1.
+	// Fatal hides the window, shows an error dialog, then ends the process
+	// with status 1.
 	Fatal(title, message string)
 }
 
@@ -52,6 +53,7 @@ func (p desktopPlatform) Show() {
 func (p desktopPlatform) OpenURL(u string) { runtime.BrowserOpenURL(p.ctx, u) }
 
 func (p desktopPlatform) Fatal(title, message string) {
+	runtime.WindowHide(p.ctx)
 	_, _ = runtime.MessageDialog(p.ctx, runtime.MessageDialogOptions{Type: runtime.ErrorDialog, Title: title, Message: message})
 	os.Exit(1)
 }
