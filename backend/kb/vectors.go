@@ -144,15 +144,11 @@ func (v *vectorIndex) refresh(ctx context.Context, db *store.DB, docIDs []int64)
 	for start := 0; start < len(docIDs); start += 500 {
 		part := docIDs[start:min(start+500, len(docIDs))]
 		args := []any{v.model}
-		q := `SELECT doc_id, id, embedding FROM local_knowledge_chunks WHERE embedding_model = ? AND embedding IS NOT NULL AND doc_id IN (`
-		for i, id := range part {
-			if i > 0 {
-				q += ","
-			}
-			q += "?"
+		for _, id := range part {
 			args = append(args, id)
 		}
-		rows, err := db.Bun().QueryContext(ctx, q+`) ORDER BY doc_id, ord`, args...)
+		rows, err := db.Bun().QueryContext(ctx, `SELECT doc_id, id, embedding FROM local_knowledge_chunks
+			WHERE embedding_model = ? AND embedding IS NOT NULL AND doc_id IN (`+placeholders(len(part))+`) ORDER BY doc_id, ord`, args...)
 		if err != nil {
 			v.loaded = false // reload on the next query
 			return
