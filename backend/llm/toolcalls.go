@@ -59,7 +59,7 @@ func (a *ToolCallAccumulator) Add(deltas []openai.ToolCall) {
 			continue
 		}
 		// A trailing delta repeating the whole, already complete arguments.
-		if cur := c.args.String(); cur != "" && frag == cur && json.Valid([]byte(cur)) {
+		if cur := strings.TrimSpace(c.args.String()); cur != "" && strings.TrimSpace(frag) == cur && json.Valid([]byte(cur)) {
 			continue
 		}
 		c.args.WriteString(frag)
@@ -87,10 +87,9 @@ func (a *ToolCallAccumulator) target(d openai.ToolCall) *accCall {
 	}
 	if d.Index != nil {
 		if c, ok := a.byIndex[*d.Index]; ok {
-			// A new name on a known index with the previous call finished
-			// (index reused for a parallel call without ids).
-			if name != "" && c.name != "" && name != c.name && argsComplete(c) {
-				return a.start()
+			// The index reused for the next call without ids.
+			if startsNext(c, d) {
+				return a.startAfter(c, name)
 			}
 			return c
 		}
@@ -102,22 +101,50 @@ func (a *ToolCallAccumulator) target(d openai.ToolCall) *accCall {
 		return a.last
 	}
 	// No id, no index.
-	if name != "" {
-		if a.last != nil && a.last.name == name && !argsComplete(a.last) {
-			return a.last // the name repeated on every delta
-		}
-		return a.start()
-	}
 	if a.last == nil {
 		return a.start()
 	}
-	return a.last
+	if startsNext(a.last, d) {
+		return a.startAfter(a.last, name)
+	}
+	if name != "" && a.last.name != name {
+		return a.start()
+	}
+	return a.last // a continuation, or the name repeated on every delta
 }
 
 func (a *ToolCallAccumulator) start() *accCall {
 	c := &accCall{}
 	a.calls = append(a.calls, c)
 	return c
+}
+
+// startAfter starts the call that follows prev on the same index (or on no
+// index). A call announced by arguments alone keeps prev's name: providers
+// that send the name once per index do so for every call on it.
+func (a *ToolCallAccumulator) startAfter(prev *accCall, name string) *accCall {
+	c := a.start()
+	if name == "" {
+		c.name, c.typ = prev.name, prev.typ
+	}
+	return c
+}
+
+// startsNext reports whether delta d (without a known id) begins a new call
+// rather than continuing c: c's arguments are already a whole JSON value and d
+// carries a name or the start of another JSON object. A delta repeating c's
+// whole arguments (with c's name or none) is the trailing repeat some
+// providers send, not a new call.
+func startsNext(c *accCall, d openai.ToolCall) bool {
+	if !argsComplete(c) {
+		return false
+	}
+	name := d.Function.Name
+	frag := strings.TrimSpace(d.Function.Arguments)
+	if frag == strings.TrimSpace(c.args.String()) && (name == "" || name == c.name) {
+		return false
+	}
+	return name != "" || strings.HasPrefix(frag, "{")
 }
 
 // argsComplete reports whether a call's arguments so far are a whole JSON value.

@@ -196,6 +196,61 @@ func TestToolCallAccumulatorProviderVariants(t *testing.T) {
 			wantTruncated: []ToolCall{tc("call_t", "write_note", `{"content":"abc`)},
 		},
 		{
+			name: "two complete calls with the same name, both index 0, no ids, in separate chunks",
+			chunks: []string{
+				chunk(`[{"index":0,"type":"function","function":{"name":"web_search","arguments":"{\"query\":\"a\"}"}}]`, ""),
+				chunk(`[{"index":0,"type":"function","function":{"name":"web_search","arguments":"{\"query\":\"b\"}"}}]`, ""),
+				chunk("", "tool_calls"),
+			},
+			wantComplete: []ToolCall{tc("", "web_search", `{"query":"a"}`), tc("", "web_search", `{"query":"b"}`)},
+		},
+		{
+			name: "two complete calls with the same name, both index 0, no ids, in one chunk",
+			chunks: []string{
+				chunk(`[{"index":0,"function":{"name":"web_search","arguments":"{\"query\":\"a\"}"}},{"index":0,"function":{"name":"web_search","arguments":"{\"query\":\"b\"}"}}]`, "tool_calls"),
+			},
+			wantComplete: []ToolCall{tc("", "web_search", `{"query":"a"}`), tc("", "web_search", `{"query":"b"}`)},
+		},
+		{
+			name: "same name on index 0 without ids, arguments streamed in fragments for each call",
+			chunks: []string{
+				chunk(`[{"index":0,"function":{"name":"read_note","arguments":""}}]`, ""),
+				chunk(`[{"index":0,"function":{"arguments":"{\"id\":"}}]`, ""),
+				chunk(`[{"index":0,"function":{"arguments":"1}"}}]`, ""),
+				chunk(`[{"index":0,"function":{"name":"read_note","arguments":""}}]`, ""),
+				chunk(`[{"index":0,"function":{"arguments":"{\"id\":2}"}}]`, ""),
+				chunk("", "tool_calls"),
+			},
+			wantComplete: []ToolCall{tc("", "read_note", `{"id":1}`), tc("", "read_note", `{"id":2}`)},
+		},
+		{
+			name: "index 0 reused without ids or a repeated name: the next object is the next call of that name",
+			chunks: []string{
+				chunk(`[{"index":0,"function":{"name":"read_note","arguments":"{\"id\":1}"}}]`, ""),
+				chunk(`[{"index":0,"function":{"arguments":"{\"id\":2}"}}]`, ""),
+				chunk("", "tool_calls"),
+			},
+			wantComplete: []ToolCall{tc("", "read_note", `{"id":1}`), tc("", "read_note", `{"id":2}`)},
+		},
+		{
+			name: "two complete calls with the same name and neither index nor id",
+			chunks: []string{
+				chunk(`[{"function":{"name":"web_search","arguments":"{\"query\":\"a\"}"}}]`, ""),
+				chunk(`[{"function":{"name":"web_search","arguments":"{\"query\":\"b\"}"}}]`, ""),
+				chunk("", "tool_calls"),
+			},
+			wantComplete: []ToolCall{tc("", "web_search", `{"query":"a"}`), tc("", "web_search", `{"query":"b"}`)},
+		},
+		{
+			name: "a trailing repeat of the whole arguments with the name but no id is not a second call",
+			chunks: []string{
+				chunk(`[{"index":0,"function":{"name":"web_search","arguments":"{\"query\":"}}]`, ""),
+				chunk(`[{"index":0,"function":{"arguments":"\"x\"}"}}]`, ""),
+				chunk(`[{"index":0,"function":{"name":"web_search","arguments":"{\"query\":\"x\"}"}}]`, "tool_calls"),
+			},
+			wantComplete: []ToolCall{tc("", "web_search", `{"query":"x"}`)},
+		},
+		{
 			name:   "no tool calls at all",
 			chunks: []string{chunk("", "stop")},
 		},
