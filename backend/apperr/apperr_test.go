@@ -1,0 +1,127 @@
+package apperr
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite frontend/src/api/errorCodes.ts from Codes()")
+
+func TestErrorRendersTheEnglishTemplateWithParams(t *testing.T) {
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{New(SessionTitleLength, map[string]any{"max": 200}), "a title needs 1 to 200 characters"},
+		{New(LLMNoModelName, map[string]any{"model": `openai/"x"`}), `no model selected: "openai/\"x\"" names no model after the provider`},
+		{Wrap(NotesPageNotFound, errors.New("not found"), map[string]any{"id": 7}), "note page 7: not found"},
+		{New(ConfigInvalidValue, map[string]any{"key": "K", "value": "v", "reason": New(ConfigReasonIntMin, map[string]any{"min": 1})}),
+			`config: invalid K "v": must be an integer ≥ 1`},
+		{New(ChatUnreachable, map[string]any{"host": "http://h"}), "cannot reach the model server at http://h ()"},
+		{New("no.such.code", map[string]any{"b": 2, "a": "x"}), "no.such.code (a=x, b=2)"},
+		{New("no.such.code", nil), "no.such.code"},
+	}
+	for _, c := range cases {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestCodeSurvivesWrappingAndIsMatchesTheCode(t *testing.T) {
+	base := errors.New("boom")
+	err := fmt.Errorf("outer: %w", Wrap(KBSymlink, base, nil))
+	if got := CodeOf(err); got != KBSymlink {
+		t.Fatalf("CodeOf = %q, want %q", got, KBSymlink)
+	}
+	if !errors.Is(err, base) {
+		t.Error("the cause is not reachable with errors.Is")
+	}
+	if !errors.Is(err, New(KBSymlink, nil)) {
+		t.Error("errors.Is does not match an *Error of the same code")
+	}
+	if errors.Is(err, New(KBNotText, nil)) {
+		t.Error("errors.Is matches another code")
+	}
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Err != base {
+		t.Errorf("errors.As gave %#v", ae)
+	}
+	if CodeOf(base) != "" || CodeOf(nil) != "" {
+		t.Error("an uncoded error has a code")
+	}
+}
+
+func TestInfoCarriesTheOutermostCodeAndNestedErrorsAsInfo(t *testing.T) {
+	reason := New(ConfigReasonOneOf, map[string]any{"choices": "a, b"})
+	err := fmt.Errorf("save: %w", New(ConfigInvalidValue, map[string]any{"key": "K", "value": "x", "reason": reason}))
+	b, merr := json.Marshal(InfoOf(err))
+	if merr != nil {
+		t.Fatal(merr)
+	}
+	var got struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Params  struct {
+			Key    string `json:"key"`
+			Reason struct {
+				Code   string         `json:"code"`
+				Params map[string]any `json:"params"`
+			} `json:"reason"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Code != string(ConfigInvalidValue) || got.Params.Key != "K" || got.Params.Reason.Code != string(ConfigReasonOneOf) ||
+		got.Params.Reason.Params["choices"] != "a, b" || got.Message != `save: config: invalid K "x": must be one of a, b` {
+		t.Errorf("encoded as %s", b)
+	}
+	plain := InfoOf(errors.New("plain"))
+	if plain.Code != "" || plain.Message != "plain" {
+		t.Errorf("uncoded error as %+v", plain)
+	}
+}
+
+func TestEveryCodeHasATemplateAndNoCodeIsAPrefixOfAnother(t *testing.T) {
+	specs := Codes()
+	if len(specs) < 50 {
+		t.Fatalf("only %d codes", len(specs))
+	}
+	for i, s := range specs {
+		if s.Template == "" {
+			t.Errorf("%s has no template", s.Code)
+		}
+		// vue-i18n reads dots as nesting: "a.b" and "a.b.c" cannot both be messages.
+		for _, o := range specs[i+1:] {
+			if strings.HasPrefix(string(o.Code), string(s.Code)+".") {
+				t.Errorf("%s is a prefix of %s", s.Code, o.Code)
+			}
+		}
+	}
+}
+
+// TestFrontendCodeListIsCurrent keeps frontend/src/api/errorCodes.ts (the
+// list the locale test walks) equal to Codes(); run with -update to rewrite it.
+func TestFrontendCodeListIsCurrent(t *testing.T) {
+	path := filepath.Join("..", "..", "frontend", "src", "api", "errorCodes.ts")
+	want := FrontendCodeList()
+	if *update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("%s is stale: run go test ./backend/apperr -update", path)
+	}
+}

@@ -1,0 +1,226 @@
+package apperr
+
+// Every user-facing error kind. The window words each as the vue-i18n key
+// "errors.code.<code>" (frontend/src/locales/ja.ts and en.ts) with the same
+// placeholders as the English template in templates; the list the frontend
+// checks against is frontend/src/api/errorCodes.ts, written by
+// `go test ./backend/apperr -update`.
+const (
+	// AppStarting: a bound method was called before the backend finished starting.
+	AppStarting Code = "app.starting"
+
+	// SessionTitleLength: a session title is empty or longer than {max} characters.
+	SessionTitleLength Code = "session.titleLength"
+	// SessionInvalidFile: an imported session file breaks the format; {detail} lists the problems (English).
+	SessionInvalidFile Code = "session.invalidFile"
+
+	// ChatNoModel: no model was chosen and DEFAULT_MODEL is empty.
+	ChatNoModel Code = "chat.noModel"
+	// ChatEmptyMessage: the message to send is empty.
+	ChatEmptyMessage Code = "chat.emptyMessage"
+	// ChatMessageTooLong: the message is {bytes} bytes, over {maxMiB} MiB.
+	ChatMessageTooLong Code = "chat.messageTooLong"
+	// ChatMessageNotUTF8: the message is not valid UTF-8.
+	ChatMessageNotUTF8 Code = "chat.messageNotUtf8"
+	// ChatTooLongForModel: the message needs about {used} tokens, the window allows {limit}.
+	ChatTooLongForModel Code = "chat.tooLongForModel"
+	// ChatUnreachable: the model server at {host} could not be reached ({reason}: Go's words, e.g. "timed out").
+	ChatUnreachable Code = "chat.unreachable"
+	// ChatToolLimit: the model kept calling tools for {rounds} rounds without answering.
+	ChatToolLimit Code = "chat.toolLimit"
+
+	// LLMProviderStatus: the provider answered HTTP {status} with {detail}.
+	LLMProviderStatus Code = "llm.providerStatus"
+	// LLMProviderError: the provider sent an error without a status inside a stream ({detail}).
+	LLMProviderError Code = "llm.providerError"
+	// LLMInterrupted: the stream ended before the reply finished; the cause follows.
+	LLMInterrupted Code = "llm.interrupted"
+	// LLMNoFinish: the stream's body ended without a finish_reason (the cause of LLMInterrupted).
+	LLMNoFinish Code = "llm.noFinish"
+	// LLMNoModel: no model was given.
+	LLMNoModel Code = "llm.noModel"
+	// LLMNoModelName: {model} names a provider but no model after it.
+	LLMNoModelName Code = "llm.noModelName"
+	// LLMUnknownProvider: {model} has no known provider prefix; {providers} lists them.
+	LLMUnknownProvider Code = "llm.unknownProvider"
+	// LLMUnknownProviderName: {provider} is not a known provider.
+	LLMUnknownProviderName Code = "llm.unknownProviderName"
+	// LLMMissingKey: the provider needs the API key variable {key}.
+	LLMMissingKey Code = "llm.missingKey"
+	// LLMMissingKeyFor: the model {model} needs the API key variable {key}.
+	LLMMissingKeyFor Code = "llm.missingKeyFor"
+	// LLMCancelled: the request was stopped by the user (an API log's error).
+	LLMCancelled Code = "llm.cancelled"
+
+	// ConfigUnknownKey: {key} is not a configuration key.
+	ConfigUnknownKey Code = "config.unknownKey"
+	// ConfigInvalidValue: {key} has the invalid {value}; {reason} is a nested config.reason.* error.
+	ConfigInvalidValue Code = "config.invalidValue"
+	// ConfigInvalidValueFrom: as ConfigInvalidValue, read from {source} (English label; param sourceId is "dotenv", "env" or "gui").
+	ConfigInvalidValueFrom Code = "config.invalidValueFrom"
+	// ConfigInvalidSecret: the secret {key} has an invalid value (not shown).
+	ConfigInvalidSecret Code = "config.invalidSecret"
+	// ConfigInvalidSecretFrom: as ConfigInvalidSecret, read from {source} (see ConfigInvalidValueFrom).
+	ConfigInvalidSecretFrom Code = "config.invalidSecretFrom"
+	// ConfigReasonInt: the value must be an integer.
+	ConfigReasonInt Code = "config.reason.int"
+	// ConfigReasonIntMin: the value must be an integer ≥ {min}.
+	ConfigReasonIntMin Code = "config.reason.intMin"
+	// ConfigReasonIntMax: the value must be an integer ≤ {max}.
+	ConfigReasonIntMax Code = "config.reason.intMax"
+	// ConfigReasonIntRange: the value must be an integer from {min} to {max}.
+	ConfigReasonIntRange Code = "config.reason.intRange"
+	// ConfigReasonNum: the value must be a number.
+	ConfigReasonNum Code = "config.reason.num"
+	// ConfigReasonNumMin: the value must be a number ≥ {min}.
+	ConfigReasonNumMin Code = "config.reason.numMin"
+	// ConfigReasonNumMax: the value must be a number ≤ {max}.
+	ConfigReasonNumMax Code = "config.reason.numMax"
+	// ConfigReasonNumRange: the value must be a number from {min} to {max}.
+	ConfigReasonNumRange Code = "config.reason.numRange"
+	// ConfigReasonBool: the value must be true or false.
+	ConfigReasonBool Code = "config.reason.bool"
+	// ConfigReasonURL: the value must be an absolute http(s) URL.
+	ConfigReasonURL Code = "config.reason.url"
+	// ConfigReasonModel: the value must be a model name like {example}.
+	ConfigReasonModel Code = "config.reason.model"
+	// ConfigReasonNoSpaces: the (secret) value must not contain spaces or control characters.
+	ConfigReasonNoSpaces Code = "config.reason.noSpaces"
+	// ConfigReasonNoControl: the value must not contain control characters.
+	ConfigReasonNoControl Code = "config.reason.noControl"
+	// ConfigReasonOneOf: the value must be one of {choices} (comma-separated).
+	ConfigReasonOneOf Code = "config.reason.oneOf"
+
+	// NotesTitleEmpty: a note page title is empty.
+	NotesTitleEmpty Code = "notes.titleEmpty"
+	// NotesTitleTooLong: a note page title has {n} characters, over {max}.
+	NotesTitleTooLong Code = "notes.titleTooLong"
+	// NotesTitleOneLine: a note page title spans lines.
+	NotesTitleOneLine Code = "notes.titleOneLine"
+	// NotesTitleNotUTF8: a note page title is not valid UTF-8.
+	NotesTitleNotUTF8 Code = "notes.titleNotUtf8"
+	// NotesSectionTooLong: a section name has {n} characters, over {max}.
+	NotesSectionTooLong Code = "notes.sectionTooLong"
+	// NotesSectionOneLine: a section name spans lines.
+	NotesSectionOneLine Code = "notes.sectionOneLine"
+	// NotesSectionNotUTF8: a section name is not valid UTF-8.
+	NotesSectionNotUTF8 Code = "notes.sectionNotUtf8"
+	// NotesContentTooLong: a page's content has {n} bytes, over {max}.
+	NotesContentTooLong Code = "notes.contentTooLong"
+	// NotesContentNotUTF8: a page's content is not valid UTF-8.
+	NotesContentNotUTF8 Code = "notes.contentNotUtf8"
+	// NotesRenameUngrouped: a section rename named no section.
+	NotesRenameUngrouped Code = "notes.renameUngrouped"
+	// NotesOrderIncomplete: a new page order does not list each of the {n} pages once ({detail}, English).
+	NotesOrderIncomplete Code = "notes.orderIncomplete"
+	// NotesOrderSplit: a new page order splits {section} ({detail}, English).
+	NotesOrderSplit Code = "notes.orderSplit"
+	// NotesTitleTaken: page {id} already has the title {title}.
+	NotesTitleTaken Code = "notes.titleTaken"
+	// NotesPageNotFound: note page {id} does not exist.
+	NotesPageNotFound Code = "notes.pageNotFound"
+	// NotesSectionEmpty: the section {section} has no pages.
+	NotesSectionEmpty Code = "notes.sectionEmpty"
+
+	// KBNotReady: the knowledge base folder is not known yet (the backend is still opening it).
+	KBNotReady Code = "kb.notReady"
+	// KBFileTooLarge: a document is larger than {maxMiB} MiB, so it is not indexed.
+	KBFileTooLarge Code = "kb.fileTooLarge"
+	// KBNotText: a document contains NUL bytes, so it is not indexed.
+	KBNotText Code = "kb.notText"
+	// KBSymlink: a document is a symbolic link that cannot be followed; the cause follows.
+	KBSymlink Code = "kb.symlink"
+	// KBOutsideRoot: a path is outside the knowledge base folder.
+	KBOutsideRoot Code = "kb.outsideRoot"
+	// KBNotDocument: a path is not a Markdown document of the knowledge base.
+	KBNotDocument Code = "kb.notDocument"
+
+	// ToolArgumentsTruncated: a tool call's arguments were cut off, so it was not run.
+	ToolArgumentsTruncated Code = "tool.argumentsTruncated"
+	// ToolUnknown: the model called the tool {name}, which does not exist.
+	ToolUnknown Code = "tool.unknown"
+	// ToolBadArguments: a tool call's arguments are not valid JSON.
+	ToolBadArguments Code = "tool.badArguments"
+	// ToolPanicked: a tool failed unexpectedly (it panicked; the log has the stack).
+	ToolPanicked Code = "tool.panicked"
+	// ToolFailed: a tool returned an error; {detail} is its English text, as the model read it.
+	ToolFailed Code = "tool.failed"
+)
+
+// templates holds the English text of every code. {name} is a param,
+// {name:q} a param Go-quoted.
+var templates = map[Code]string{
+	AppStarting: "playchat is still starting",
+
+	SessionTitleLength: "a title needs 1 to {max} characters",
+	SessionInvalidFile: "invalid session file: {detail}",
+
+	ChatNoModel:         "no model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings",
+	ChatEmptyMessage:    "the message is empty",
+	ChatMessageTooLong:  "the message is too long ({bytes} bytes, at most {maxMiB} MiB)",
+	ChatMessageNotUTF8:  "the message is not valid UTF-8",
+	ChatTooLongForModel: "the message is too long for this model: about {used} tokens, the context window allows {limit}",
+	ChatUnreachable:     "cannot reach the model server at {host} ({reason})",
+	ChatToolLimit:       "the model reached the tool-call limit ({rounds} rounds): it kept calling tools and gave no answer",
+
+	LLMProviderStatus:      "provider returned {status}: {detail}",
+	LLMProviderError:       "provider error: {detail}",
+	LLMInterrupted:         "stream interrupted before the reply finished",
+	LLMNoFinish:            "the stream ended without a finish_reason",
+	LLMNoModel:             "no model selected",
+	LLMNoModelName:         "no model selected: {model:q} names no model after the provider",
+	LLMUnknownProvider:     "unknown model provider: {model:q} (want provider/model with provider one of {providers})",
+	LLMUnknownProviderName: "unknown model provider: {provider:q}",
+	LLMMissingKey:          "missing API key: {key} is not set",
+	LLMMissingKeyFor:       "missing API key: {key} is not set (needed for {model:q})",
+	LLMCancelled:           "cancelled (stopped by the user)",
+
+	ConfigUnknownKey:        "config: unknown configuration key: {key:q}",
+	ConfigInvalidValue:      "config: invalid {key} {value:q}: {reason}",
+	ConfigInvalidValueFrom:  "config: invalid {key} {value:q} from {source}: {reason}",
+	ConfigInvalidSecret:     "config: invalid {key} (value hidden): {reason}",
+	ConfigInvalidSecretFrom: "config: invalid {key} (value hidden) from {source}: {reason}",
+	ConfigReasonInt:         "must be an integer",
+	ConfigReasonIntMin:      "must be an integer ≥ {min}",
+	ConfigReasonIntMax:      "must be an integer ≤ {max}",
+	ConfigReasonIntRange:    "must be an integer from {min} to {max}",
+	ConfigReasonNum:         "must be a number",
+	ConfigReasonNumMin:      "must be a number ≥ {min}",
+	ConfigReasonNumMax:      "must be a number ≤ {max}",
+	ConfigReasonNumRange:    "must be a number from {min} to {max}",
+	ConfigReasonBool:        "must be true or false",
+	ConfigReasonURL:         "must be an absolute http:// or https:// URL",
+	ConfigReasonModel:       "must be a model name like {example:q}",
+	ConfigReasonNoSpaces:    "must not contain spaces or control characters",
+	ConfigReasonNoControl:   "must not contain control characters",
+	ConfigReasonOneOf:       "must be one of {choices}",
+
+	NotesTitleEmpty:      "the title is empty",
+	NotesTitleTooLong:    "the title is {n} characters; at most {max} are allowed",
+	NotesTitleOneLine:    "the title must be one line",
+	NotesTitleNotUTF8:    "the title is not valid UTF-8",
+	NotesSectionTooLong:  "the section name is {n} characters; at most {max} are allowed",
+	NotesSectionOneLine:  "the section name must be one line",
+	NotesSectionNotUTF8:  "the section name is not valid UTF-8",
+	NotesContentTooLong:  "the content is {n} bytes; at most {max} (1 MiB) are allowed",
+	NotesContentNotUTF8:  "the content is not valid UTF-8",
+	NotesRenameUngrouped: "name the section to rename (ungrouped pages have no section)",
+	NotesOrderIncomplete: "the order must list each of the {n} pages exactly once ({detail}); nothing was changed",
+	NotesOrderSplit:      "the order splits section {section:q} ({detail}); nothing was changed",
+	NotesTitleTaken:      "note page {id} is titled {title:q}",
+	NotesPageNotFound:    "note page {id}",
+	NotesSectionEmpty:    "section {section:q} has no pages",
+
+	KBNotReady:     "the knowledge base folder is not ready yet",
+	KBFileTooLarge: "larger than {maxMiB} MiB",
+	KBNotText:      "not a text file (it contains NUL bytes)",
+	KBSymlink:      "symlink",
+	KBOutsideRoot:  "path is outside the knowledge base folder",
+	KBNotDocument:  "not a Markdown document of the knowledge base",
+
+	ToolArgumentsTruncated: "arguments truncated",
+	ToolUnknown:            "unknown tool {name:q}",
+	ToolBadArguments:       "the arguments are not valid JSON",
+	ToolPanicked:           "the tool failed unexpectedly",
+	ToolFailed:             "{detail}",
+}
