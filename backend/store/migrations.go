@@ -26,6 +26,11 @@ const (
 	// MigrationToolActivity stores the tool activity of a reply with it, so
 	// a reloaded session still shows what ran (issue 3).
 	MigrationToolActivity = "20261129000004_message_tool_activity"
+	// MigrationNoteVersion gives each note page a version (issue 7): 1 for
+	// every existing page, bumped by every change of its title or content,
+	// so a save from a draft that began at an older version is refused
+	// instead of overwriting the change it never saw.
+	MigrationNoteVersion = "20261130000005_note_page_version"
 )
 
 type step struct {
@@ -182,6 +187,9 @@ var steps = []step{
 	}},
 	{MigrationToolActivity, []string{
 		`ALTER TABLE messages ADD COLUMN tool_activity TEXT NOT NULL DEFAULT ''`,
+	}},
+	{MigrationNoteVersion, []string{
+		`ALTER TABLE note_pages ADD COLUMN version INTEGER NOT NULL DEFAULT 1`,
 	}},
 }
 
