@@ -13,6 +13,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 
+	"playchat/backend/apperr"
 	"playchat/backend/core"
 )
 
@@ -66,8 +67,11 @@ func (a *App) Startup(ctx context.Context) {
 	}
 }
 
-// DomReady runs once the page is loaded.
-func (a *App) DomReady(ctx context.Context) { fixSignalHandlers() }
+// DomReady runs once the page is loaded. Wails (v2.13+) itself re-applies
+// SA_ONSTACK to WebKit's signal handlers at start-up and here, leaving
+// SIGUSR1 to JavaScriptCore's garbage collector (../shared/BUILDING.md,
+// pitfall 5), so a recovered Go panic never kills the process.
+func (a *App) DomReady(ctx context.Context) {}
 
 // SecondInstance brings the window forward when the app is launched again.
 func (a *App) SecondInstance(options.SecondInstanceData) {
@@ -95,7 +99,7 @@ func (a *App) Services() []any {
 }
 
 // errNotStarted is returned while the core is not open.
-var errNotStarted = errors.New("playchat is still starting")
+var errNotStarted = apperr.New(apperr.AppStarting, nil)
 
 func (a *App) backend() (*core.Core, error) {
 	a.mu.RLock()

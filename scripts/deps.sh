@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WAILS_VERSION=v2.11.0
+WAILS_VERSION=v2.13.0
 PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
       xvfb xauth dbus-x11 imagemagick x11-utils xdotool tesseract-ocr sqlite3
       fonts-noto-cjk fonts-noto-color-emoji)
