@@ -25,6 +25,16 @@ type Response struct {
 	// Chunks are the text deltas, one SSE event each. The first carries
 	// role "assistant".
 	Chunks []string `json:"chunks,omitempty"`
+	// Reply, used when Chunks is empty, is the reply text; it is cut into
+	// deltas of DeltaSize runes (or 4 nearly equal chunks when DeltaSize is
+	// 0).
+	Reply string `json:"reply,omitempty"`
+	// Generate, used when Chunks and Reply are empty, makes the reply a
+	// generated Markdown text of that many runes (see FillerText).
+	Generate int `json:"generate,omitempty"`
+	// DeltaSize is the size of each text delta in runes, for Reply and
+	// Generate (1 sends one character per SSE event: a "flood").
+	DeltaSize int `json:"delta_size,omitempty"`
 	// ToolCallChunks are raw JSON bodies for tool-call events, so tests can
 	// send exact provider variants. Each entry is one of:
 	//   - a JSON array: the delta's "tool_calls" value, wrapped into a chunk;
@@ -79,6 +89,74 @@ type Response struct {
 	// stream_options, without consuming this script: the next request
 	// (without stream_options) gets it.
 	RejectStreamOptions bool `json:"reject_stream_options,omitempty"`
+}
+
+// expand fills Chunks from Reply or Generate (see those fields).
+func (r Response) expand() Response {
+	if len(r.Chunks) > 0 {
+		return r
+	}
+	text := r.Reply
+	if text == "" && r.Generate > 0 {
+		text = FillerText(r.Generate)
+	}
+	if text == "" {
+		return r
+	}
+	if r.DeltaSize > 0 {
+		r.Chunks = SplitEvery(text, r.DeltaSize)
+	} else {
+		r.Chunks = SplitText(text, 4)
+	}
+	return r
+}
+
+// SplitEvery cuts s into pieces of size runes each (the last may be
+// shorter); size < 1 counts as 1; "" gives nil.
+func SplitEvery(s string, size int) []string {
+	size = max(size, 1)
+	var out []string
+	for s != "" {
+		end, n := 0, 0
+		for end < len(s) && n < size {
+			_, w := utf8.DecodeRuneInString(s[end:])
+			end += w
+			n++
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
+	return out
+}
+
+// fillerParts are the building blocks of FillerText: prose in English and
+// Japanese, a list, a fenced code block and a table, so a generated reply
+// exercises the same Markdown paths a real one does.
+var fillerParts = []string{
+	"The quick brown fox jumps over the lazy dog, and **the dog** does not mind at all.\n\n",
+	"吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。\n\n",
+	"- first point with `inline code`\n- second point\n- third point\n\n",
+	"```go\nfunc add(a, b int) int {\n\treturn a + b\n}\n```\n\n",
+	"| key | value |\n|---|---|\n| 東京 | 晴れ |\n| 大阪 | 雨 |\n\n",
+	"## A heading\n\nSome closing words for this part of the reply.\n\n",
+}
+
+// FillerText returns a deterministic Markdown text of exactly n runes,
+// cycling through paragraphs, lists, code and tables in English and
+// Japanese.
+func FillerText(n int) string {
+	var b strings.Builder
+	count := 0
+	for i := 0; count < n; i++ {
+		for _, r := range fillerParts[i%len(fillerParts)] {
+			if count == n {
+				break
+			}
+			b.WriteRune(r)
+			count++
+		}
+	}
+	return b.String()
 }
 
 // Text returns a Response streaming text split into n chunks (see SplitText).

@@ -83,6 +83,7 @@ type Server struct {
 	defaultFn  func(RecordedRequest) Response
 	reply      string // "" → echo
 	chunks     int
+	deltaSize  int
 	firstByte  time.Duration
 	chunkDelay time.Duration
 	models     []string
@@ -104,6 +105,10 @@ func WithReply(text string) Option { return func(s *Server) { s.reply = text } }
 
 // WithChunks sets how many chunks the default reply is split into (default 4).
 func WithChunks(n int) Option { return func(s *Server) { s.chunks = max(n, 1) } }
+
+// WithDeltaSize cuts the default reply into deltas of n runes each instead
+// of WithChunks' equal parts (n = 1: one character per SSE event).
+func WithDeltaSize(n int) Option { return func(s *Server) { s.deltaSize = max(n, 0) } }
 
 // WithLatency sets the default reply's delay before the first byte and
 // between chunks.
@@ -317,14 +322,17 @@ func (s *Server) next(rec RecordedRequest) (resp Response, reject bool) {
 			return head, true
 		}
 		s.queue = s.queue[1:]
-		return head, false
+		return head.expand(), false
 	}
 	if s.defaultFn != nil {
-		return s.defaultFn(rec), false
+		return s.defaultFn(rec).expand(), false
 	}
 	text := s.reply
 	if text == "" {
 		text = "fake reply: " + rec.LastUserMessage()
+	}
+	if s.deltaSize > 0 {
+		return Response{Chunks: SplitEvery(text, s.deltaSize), FirstByteDelay: s.firstByte, ChunkDelay: s.chunkDelay}, false
 	}
 	return Response{Chunks: SplitText(text, s.chunks), FirstByteDelay: s.firstByte, ChunkDelay: s.chunkDelay}, false
 }

@@ -5,6 +5,7 @@
 //
 //	fakellm -addr 127.0.0.1:0 -reply "hello" -chunks 8 -first-byte-delay 300ms -chunk-delay 20ms
 //	fakellm -script replies.json   # JSON list of llmtest.Response, consumed in order
+//	fakellm -reply-len 20000 -delta-size 1 -rate 0   # a flood: 20,000 one-character deltas, no pause
 //
 // The script may also be given with the FAKELLM_SCRIPT environment variable.
 package main
@@ -17,6 +18,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"playchat/backend/llm/llmtest"
 )
@@ -38,14 +40,24 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	chunks := fs.Int("chunks", 4, "split the default reply into N chunks")
 	firstByte := fs.Duration("first-byte-delay", 0, "delay before the first byte of the default reply")
 	chunkDelay := fs.Duration("chunk-delay", 0, "delay between chunks of the default reply")
+	deltaSize := fs.Int("delta-size", 0, "cut the default reply into deltas of N runes (overrides -chunks)")
+	replyLen := fs.Int("reply-len", 0, "default reply: a generated Markdown text of N runes (llmtest.FillerText)")
+	rate := fs.Float64("rate", 0, "deltas per second of the default reply (overrides -chunk-delay; 0 = as fast as possible unless -chunk-delay is set)")
 	script := fs.String("script", os.Getenv("FAKELLM_SCRIPT"), "JSON file with a list of scripted responses (env FAKELLM_SCRIPT)")
 	models := fs.String("models", "", "comma-separated model ids for /v1/models")
 	dim := fs.Int("embedding-dim", 8, "dimension of /v1/embeddings vectors")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *rate > 0 {
+		*chunkDelay = time.Duration(float64(time.Second) / *rate)
+	}
+	if *replyLen > 0 && *reply == "" {
+		*reply = llmtest.FillerText(*replyLen)
+	}
 	opts := []llmtest.Option{
 		llmtest.WithChunks(*chunks),
+		llmtest.WithDeltaSize(*deltaSize),
 		llmtest.WithLatency(*firstByte, *chunkDelay),
 		llmtest.WithEmbeddingDim(*dim),
 	}

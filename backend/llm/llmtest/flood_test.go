@@ -1,0 +1,62 @@
+package llmtest
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSplitEveryCutsRunesNotBytes(t *testing.T) {
+	got := SplitEvery("あいうえおか", 4)
+	want := []string{"あいうえ", "おか"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("SplitEvery = %q, want %q", got, want)
+	}
+	if SplitEvery("", 3) != nil {
+		t.Fatal("empty text must give no deltas")
+	}
+	if n := len(SplitEvery("abc", 0)); n != 3 {
+		t.Fatalf("size 0 counts as 1: got %d deltas", n)
+	}
+}
+
+func TestFillerTextHasExactlyNRunesAndMarkdown(t *testing.T) {
+	for _, n := range []int{1, 37, 2000, 20000} {
+		s := FillerText(n)
+		if got := utf8.RuneCountInString(s); got != n {
+			t.Fatalf("FillerText(%d) has %d runes", n, got)
+		}
+	}
+	long := FillerText(2000)
+	for _, want := range []string{"```go", "| 東京 |", "- first point", "吾輩は猫"} {
+		if !strings.Contains(long, want) {
+			t.Errorf("FillerText lacks %q", want)
+		}
+	}
+}
+
+func TestFloodScriptStreamsOneDeltaPerRune(t *testing.T) {
+	s := NewServer(t)
+	s.Enqueue(Response{Generate: 2000, DeltaSize: 1})
+	resp := post(t, s, `{"model":"m","stream":true,"messages":[{"role":"user","content":"go"}]}`)
+	evs, err := sseEvents(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2,000 content deltas + the finish chunk + [DONE].
+	if len(evs) != 2002 {
+		t.Fatalf("got %d events, want 2002", len(evs))
+	}
+}
+
+func TestDefaultReplyWithDeltaSize(t *testing.T) {
+	s := NewServer(t, WithReply("hello"), WithDeltaSize(2))
+	resp := post(t, s, `{"model":"m","stream":true,"messages":[{"role":"user","content":"go"}]}`)
+	evs, err := sseEvents(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 5 { // "he", "ll", "o", finish, [DONE]
+		t.Fatalf("got %d events, want 5: %q", len(evs), evs)
+	}
+}
