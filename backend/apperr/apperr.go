@@ -54,20 +54,33 @@ func New(code Code, params map[string]any) *Error {
 }
 
 // Wrap returns an *Error of code with params that wraps err: errors.Is and
-// errors.As see err, and Error() ends with ": " + err.Error().
+// errors.As see err. Error() renders err's text where the template says
+// {err}, else after the template's text and ": ".
 func Wrap(code Code, err error, params map[string]any) *Error {
 	return &Error{Code: code, Params: params, Err: err}
 }
 
-// Error renders the English template of e.Code with e.Params, followed by
-// ": " and the cause's text when e wraps one.
+// Error renders the English template of e.Code with e.Params. The cause's
+// text, when e wraps one, goes where the template says {err}, else after
+// the template's text and ": ".
 func (e *Error) Error() string {
-	s := Render(e.Code, e.Params)
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
+	if e.Err == nil {
+		return Render(e.Code, e.Params)
 	}
-	return s
+	if t, ok := templates[e.Code]; ok && strings.Contains(t, errPlaceholder) {
+		p := make(map[string]any, len(e.Params)+1)
+		for k, v := range e.Params {
+			p[k] = v
+		}
+		p["err"] = e.Err.Error()
+		return Render(e.Code, p)
+	}
+	return Render(e.Code, e.Params) + ": " + e.Err.Error()
 }
+
+// errPlaceholder marks where a template puts its cause's text; it is not a
+// param and the window's messages do not use it.
+const errPlaceholder = "{err}"
 
 // Unwrap returns the wrapped cause (nil when none).
 func (e *Error) Unwrap() error { return e.Err }
@@ -158,7 +171,8 @@ type Spec struct {
 	// Code is the code.
 	Code Code `json:"code"`
 	// Template is the English text with {name} placeholders; {name:q}
-	// renders the value Go-quoted ("…" with escapes).
+	// renders the value Go-quoted ("…" with escapes); {err} is the wrapped
+	// cause's text (not a param).
 	Template string `json:"template"`
 	// Params are the placeholder names, in order of first use.
 	Params []string `json:"params"`
@@ -186,7 +200,7 @@ func placeholders(t string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range placeholderRe.FindAllStringSubmatch(t, -1) {
-		if !seen[m[1]] {
+		if !seen[m[1]] && m[1] != "err" {
 			seen[m[1]] = true
 			out = append(out, m[1])
 		}

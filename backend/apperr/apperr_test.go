@@ -19,7 +19,7 @@ func TestErrorRendersTheEnglishTemplateWithParams(t *testing.T) {
 		want string
 	}{
 		{New(SessionTitleLength, map[string]any{"max": 200}), "a title needs 1 to 200 characters"},
-		{New(LLMNoModelName, map[string]any{"model": `openai/"x"`}), `no model selected: "openai/\"x\"" names no model after the provider`},
+		{Wrap(LLMNoModelName, errors.New("no model selected"), map[string]any{"model": `openai/"x"`}), `no model selected: "openai/\"x\"" names no model after the provider`},
 		{Wrap(NotesPageNotFound, errors.New("not found"), map[string]any{"id": 7}), "note page 7: not found"},
 		{New(ConfigInvalidValue, map[string]any{"key": "K", "value": "v", "reason": New(ConfigReasonIntMin, map[string]any{"min": 1})}),
 			`config: invalid K "v": must be an integer ≥ 1`},
@@ -123,5 +123,23 @@ func TestFrontendCodeListIsCurrent(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Errorf("%s is stale: run go test ./backend/apperr -update", path)
+	}
+}
+
+func TestTheCauseGoesWhereTheTemplateSaysErr(t *testing.T) {
+	sentinel := errors.New("missing API key")
+	err := Wrap(LLMMissingKey, sentinel, map[string]any{"key": "OPENAI_API_KEY"})
+	if got, want := err.Error(), "missing API key: OPENAI_API_KEY is not set"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if !errors.Is(err, sentinel) {
+		t.Error("the sentinel is lost")
+	}
+	for _, s := range Codes() {
+		for _, p := range s.Params {
+			if p == "err" {
+				t.Errorf("%s lists {err} as a param", s.Code)
+			}
+		}
 	}
 }

@@ -33,7 +33,7 @@ const (
 	LLMProviderStatus Code = "llm.providerStatus"
 	// LLMProviderError: the provider sent an error without a status inside a stream ({detail}).
 	LLMProviderError Code = "llm.providerError"
-	// LLMInterrupted: the stream ended before the reply finished; the cause follows.
+	// LLMInterrupted: the stream ended before the reply finished; {detail} is why (a nested error).
 	LLMInterrupted Code = "llm.interrupted"
 	// LLMNoFinish: the stream's body ended without a finish_reason (the cause of LLMInterrupted).
 	LLMNoFinish Code = "llm.noFinish"
@@ -148,7 +148,7 @@ const (
 )
 
 // templates holds the English text of every code. {name} is a param,
-// {name:q} a param Go-quoted.
+// {name:q} a param Go-quoted, {err} the wrapped cause's text (see Wrap).
 var templates = map[Code]string{
 	AppStarting: "playchat is still starting",
 
@@ -161,18 +161,18 @@ var templates = map[Code]string{
 	ChatMessageNotUTF8:  "the message is not valid UTF-8",
 	ChatTooLongForModel: "the message is too long for this model: about {used} tokens, the context window allows {limit}",
 	ChatUnreachable:     "cannot reach the model server at {host} ({reason})",
-	ChatToolLimit:       "the model reached the tool-call limit ({rounds} rounds): it kept calling tools and gave no answer",
+	ChatToolLimit:       "{err} ({rounds} rounds): it kept calling tools and gave no answer",
 
 	LLMProviderStatus:      "provider returned {status}: {detail}",
 	LLMProviderError:       "provider error: {detail}",
-	LLMInterrupted:         "stream interrupted before the reply finished",
+	LLMInterrupted:         "{err}",
 	LLMNoFinish:            "the stream ended without a finish_reason",
-	LLMNoModel:             "no model selected",
-	LLMNoModelName:         "no model selected: {model:q} names no model after the provider",
-	LLMUnknownProvider:     "unknown model provider: {model:q} (want provider/model with provider one of {providers})",
-	LLMUnknownProviderName: "unknown model provider: {provider:q}",
-	LLMMissingKey:          "missing API key: {key} is not set",
-	LLMMissingKeyFor:       "missing API key: {key} is not set (needed for {model:q})",
+	LLMNoModel:             "{err}",
+	LLMNoModelName:         "{err}: {model:q} names no model after the provider",
+	LLMUnknownProvider:     "{err}: {model:q} (want provider/model with provider one of {providers})",
+	LLMUnknownProviderName: "{err}: {provider:q}",
+	LLMMissingKey:          "{err}: {key} is not set",
+	LLMMissingKeyFor:       "{err}: {key} is not set (needed for {model:q})",
 	LLMCancelled:           "cancelled (stopped by the user)",
 
 	ConfigUnknownKey:        "config: unknown configuration key: {key:q}",
