@@ -30,10 +30,13 @@ type App struct {
 	core     *core.Core
 	platform Platform
 	startErr error
+
+	// selfTestReports carries the page's answers during a self-test.
+	selfTestReports chan string
 }
 
 // New returns an App that will open the core with opts at start-up.
-func New(opts core.Options) *App { return &App{opts: opts} }
+func New(opts core.Options) *App { return &App{opts: opts, selfTestReports: make(chan string, 4)} }
 
 // Startup opens the core. Wails calls it with the window's context.
 func (a *App) Startup(ctx context.Context) {
@@ -71,7 +74,11 @@ func (a *App) Startup(ctx context.Context) {
 // SA_ONSTACK to WebKit's signal handlers at start-up and here, leaving
 // SIGUSR1 to JavaScriptCore's garbage collector (../shared/BUILDING.md,
 // pitfall 5), so a recovered Go panic never kills the process.
-func (a *App) DomReady(ctx context.Context) {}
+func (a *App) DomReady(ctx context.Context) {
+	if name := a.selfTest(); name != "" {
+		go a.runSelfTest(ctx, name)
+	}
+}
 
 // SecondInstance brings the window forward when the app is launched again.
 func (a *App) SecondInstance(options.SecondInstanceData) {

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// SelfTestEnv names the environment variable that makes the window run a
+// self-test once its page is ready, print one result line on stdout and
+// quit (exit 0 when it passed). Values:
+//
+//	panic — a bound method called from the page dereferences a nil pointer;
+//	        Wails recovers the panic, and the process must survive it. Before
+//	        Wails v2.13 (and with a signal helper that touched SIGUSR1),
+//	        WebKit's handlers made such a panic fatal or froze the GC.
+const SelfTestEnv = "PLAYCHAT_SELFTEST"
+
+// selfTest returns the self-test the process was asked to run ("" for none).
+func (a *App) selfTest() string {
+	for _, kv := range a.opts.Environ {
+		if v, ok := strings.CutPrefix(kv, SelfTestEnv+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// runSelfTest runs the "panic" self-test: the page calls
+// SystemService.SelfTestPanic through the real bridge, twice, a few seconds
+// apart (so JavaScriptCore has installed its handlers and run its GC), then
+// a normal bound call must still answer.
+func (a *App) runSelfTest(ctx context.Context, name string) {
+	if name != "panic" {
+		fmt.Fprintf(os.Stdout, "selftest: unknown self-test %q\n", name)
+		runtime.Quit(ctx)
+		return
+	}
+	js := `window.go.app.SystemService.SelfTestPanic().catch(e => window.go.app.SystemService.SelfTestReport(String(e && e.message || e)))`
+	for range 2 {
+		time.Sleep(2 * time.Second)
+		runtime.WindowExecJS(ctx, js)
+	}
+	select {
+	case msg := <-a.selfTestReports:
+		fmt.Fprintf(os.Stdout, "selftest: panic recovered (%s)\n", msg)
+	case <-time.After(10 * time.Second):
+		fmt.Fprintln(os.Stdout, "selftest: no answer from the page after the panic")
+	}
+	runtime.Quit(ctx)
+}
+
+// SelfTestPanic panics with a nil-pointer dereference (a SIGSEGV inside Go)
+// when the process runs the "panic" self-test (see SelfTestEnv); otherwise
+// it returns an error and does nothing.
+func (s *SystemService) SelfTestPanic() error {
+	if s.app.selfTest() != "panic" {
+		return fmt.Errorf("not in self-test mode")
+	}
+	var p *int
+	return fmt.Errorf("unreachable: %d", *p) // the dereference panics
+}
+
+// SelfTestReport receives the page's view of the self-test panic (the
+// rejection message of SelfTestPanic), proving the bridge still answers.
+func (s *SystemService) SelfTestReport(message string) error {
+	if s.app.selfTest() == "" {
+		return fmt.Errorf("not in self-test mode")
+	}
+	select {
+	case s.app.selfTestReports <- message:
+	default:
+	}
+	return nil
+}
