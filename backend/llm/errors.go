@@ -14,6 +14,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"playchat/backend/apperr"
 )
 
 // Sentinel errors. Functions wrap them with detail; test with errors.Is.
@@ -33,6 +35,12 @@ var (
 	// "data: [DONE]"). The partial StreamResult is returned with it.
 	ErrStreamInterrupted = errors.New("stream interrupted before the reply finished")
 )
+
+// interrupted wraps ErrStreamInterrupted and why (both reachable with
+// errors.Is/As), coded apperr.LLMInterrupted with why as its detail.
+func interrupted(why error) error {
+	return apperr.Wrap(apperr.LLMInterrupted, fmt.Errorf("%w: %w", ErrStreamInterrupted, why), map[string]any{"detail": why})
+}
 
 // maxRetryAfter caps a provider's Retry-After header.
 const maxRetryAfter = 30 * time.Second
@@ -69,6 +77,27 @@ func (e *APIError) Unwrap() error {
 		return ErrToolsUnsupported
 	}
 	return nil
+}
+
+// ErrorCode returns apperr.LLMProviderStatus, or apperr.LLMProviderError
+// when the error has no status (apperr.Coded).
+func (e *APIError) ErrorCode() apperr.Code {
+	if e.StatusCode > 0 {
+		return apperr.LLMProviderStatus
+	}
+	return apperr.LLMProviderError
+}
+
+// ErrorParams returns {status, detail} as Error words them (apperr.Coded).
+func (e *APIError) ErrorParams() map[string]any {
+	msg := e.Message
+	if msg == "" && e.StatusCode > 0 {
+		msg = http.StatusText(e.StatusCode)
+	}
+	if e.StatusCode > 0 {
+		return map[string]any{"status": e.StatusCode, "detail": msg}
+	}
+	return map[string]any{"detail": msg}
 }
 
 // retryable reports whether the status is worth another attempt.

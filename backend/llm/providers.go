@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+
+	"playchat/backend/apperr"
 )
 
 // Provider prefixes accepted in "provider/model" strings (DESIGN.md §7).
@@ -80,23 +82,30 @@ func (e Endpoint) LogValue() slog.Value {
 func ResolveModel(model string, p Providers) (Endpoint, error) {
 	s := strings.TrimSpace(model)
 	if s == "" {
-		return Endpoint{}, ErrNoModel
+		return Endpoint{}, apperr.Wrap(apperr.LLMNoModel, ErrNoModel, nil)
+	}
+	unknown := func() error {
+		return apperr.Wrap(apperr.LLMUnknownProvider, ErrUnknownProvider,
+			map[string]any{"model": s, "providers": strings.Join(KnownProviders, ", ")})
 	}
 	prefix, name, ok := strings.Cut(s, "/")
 	if !ok {
-		return Endpoint{}, fmt.Errorf("%w: %q (want provider/model with provider one of %s)",
-			ErrUnknownProvider, s, strings.Join(KnownProviders, ", "))
+		return Endpoint{}, unknown()
 	}
 	ep, err := resolveProvider(strings.ToLower(prefix), p)
 	if err != nil {
 		if errors.Is(err, ErrUnknownProvider) {
-			return Endpoint{}, fmt.Errorf("%w: %q (want provider/model with provider one of %s)",
-				ErrUnknownProvider, s, strings.Join(KnownProviders, ", "))
+			return Endpoint{}, unknown()
+		}
+		var ae *apperr.Error
+		if errors.As(err, &ae) && ae.Code == apperr.LLMMissingKey {
+			return Endpoint{}, apperr.Wrap(apperr.LLMMissingKeyFor, ErrMissingKey,
+				map[string]any{"key": ae.Params["key"], "model": s})
 		}
 		return Endpoint{}, fmt.Errorf("%w (needed for %q)", err, s)
 	}
 	if strings.TrimSpace(name) == "" {
-		return Endpoint{}, fmt.Errorf("%w: %q names no model after the provider", ErrNoModel, s)
+		return Endpoint{}, apperr.Wrap(apperr.LLMNoModelName, ErrNoModel, map[string]any{"model": s})
 	}
 	ep.Model = name
 	return ep, nil
@@ -111,13 +120,13 @@ func resolveProvider(provider string, p Providers) (Endpoint, error) {
 		ep.BaseURL = baseOr(p.OpenAIBaseURL, DefaultOpenAIBaseURL)
 		ep.APIKey = strings.TrimSpace(p.OpenAIKey)
 		if ep.APIKey == "" && ep.BaseURL == DefaultOpenAIBaseURL {
-			return Endpoint{}, fmt.Errorf("%w: OPENAI_API_KEY is not set", ErrMissingKey)
+			return Endpoint{}, missingKey("OPENAI_API_KEY")
 		}
 	case ProviderAnthropic:
 		ep.BaseURL = baseOr(p.AnthropicBaseURL, DefaultAnthropicBaseURL)
 		ep.APIKey = strings.TrimSpace(p.AnthropicKey)
 		if ep.APIKey == "" {
-			return Endpoint{}, fmt.Errorf("%w: ANTHROPIC_API_KEY is not set", ErrMissingKey)
+			return Endpoint{}, missingKey("ANTHROPIC_API_KEY")
 		}
 	case ProviderOllama:
 		base := baseOr(p.OllamaBase, DefaultOllamaBase)
@@ -131,12 +140,17 @@ func resolveProvider(provider string, p Providers) (Endpoint, error) {
 		ep.BaseURL = baseOr(p.OpenRouterBaseURL, DefaultOpenRouterBaseURL)
 		ep.APIKey = strings.TrimSpace(p.OpenRouterKey)
 		if ep.APIKey == "" {
-			return Endpoint{}, fmt.Errorf("%w: OPENROUTER_API_KEY is not set", ErrMissingKey)
+			return Endpoint{}, missingKey("OPENROUTER_API_KEY")
 		}
 	default:
-		return Endpoint{}, fmt.Errorf("%w: %q", ErrUnknownProvider, provider)
+		return Endpoint{}, apperr.Wrap(apperr.LLMUnknownProviderName, ErrUnknownProvider, map[string]any{"provider": provider})
 	}
 	return ep, nil
+}
+
+// missingKey is the ErrMissingKey of a provider whose key variable is unset.
+func missingKey(variable string) error {
+	return apperr.Wrap(apperr.LLMMissingKey, ErrMissingKey, map[string]any{"key": variable})
 }
 
 // baseOr trims spaces and trailing slashes from base, or returns def.

@@ -3,13 +3,14 @@ package llm
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"playchat/backend/apperr"
 )
 
 // Stream runs one streaming chat completion for req.Model ("provider/model").
@@ -81,7 +82,7 @@ func (c *Client) streamOnce(ctx context.Context, ep Endpoint, cr openai.ChatComp
 			if st.sawDone || res.FinishReason != "" {
 				return nil // a missing [DONE] after a finish_reason is tolerated
 			}
-			return fmt.Errorf("%w: the stream ended without a finish_reason", ErrStreamInterrupted)
+			return interrupted(apperr.New(apperr.LLMNoFinish, nil))
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -91,7 +92,7 @@ func (c *Client) streamOnce(ctx context.Context, ep Endpoint, cr openai.ChatComp
 			if errors.As(convertError(err, st), &ae) {
 				return ae // an error event inside the stream
 			}
-			return fmt.Errorf("%w: %w", ErrStreamInterrupted, err)
+			return interrupted(err)
 		}
 		if u := chunk.Usage; u != nil {
 			res.PromptTokens, res.CompletionTokens = u.PromptTokens, u.CompletionTokens
