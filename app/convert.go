@@ -33,7 +33,8 @@ func toMessage(m store.Message) Message {
 }
 
 func toNotePage(p notes.Page) NotePage {
-	return NotePage{ID: p.ID, Title: p.Title, Content: p.Content, Section: p.Section, Position: p.Position, UpdatedAt: ts(p.UpdatedAt)}
+	return NotePage{ID: p.ID, Title: p.Title, Content: p.Content, Section: p.Section, Position: p.Position, Version: p.Version,
+		UpdatedAt: ts(p.UpdatedAt)}
 }
 
 func toNotePages(ps []notes.Page) []NotePage {

@@ -2,6 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
+
+	"playchat/backend/notes"
 )
 
 // NotesService edits the shared notes for the notes panel.
@@ -27,14 +31,38 @@ func (s *NotesService) Create(title, content, section string) (NotePage, error) 
 	return toNotePage(p), err
 }
 
-// Update replaces a page's title and content.
-func (s *NotesService) Update(id int64, title, content string) (NotePage, error) {
+// NoteSave is the outcome of NotesService.Update.
+type NoteSave struct {
+	// Saved is true when the draft was written; Page is then the saved page
+	// with its new version.
+	Saved bool `json:"saved"`
+	// Page is the page as stored after the call. When Saved is false the
+	// page changed since the draft began (the AI or another window wrote
+	// it): nothing was written and Page is that newer page, so the client
+	// merges its draft with it and saves again with Page.Version as base.
+	Page NotePage `json:"page"`
+}
+
+// Update replaces a page's title and content, provided the page is still at
+// baseVersion, the version the draft started from (≥ 1). A page that moved
+// on is not an error: the result says Saved false and carries the current
+// page, and nothing was written.
+func (s *NotesService) Update(id int64, title, content string, baseVersion int64) (NoteSave, error) {
 	c, err := s.app.backend()
 	if err != nil {
-		return NotePage{}, err
+		return NoteSave{}, err
 	}
-	p, err := c.Notes.Update(context.Background(), id, &title, &content)
-	return toNotePage(p), err
+	if baseVersion < 1 {
+		return NoteSave{}, fmt.Errorf("the base version of a note save must be at least 1, not %d: %w", baseVersion, notes.ErrInvalid)
+	}
+	p, err := c.Notes.Update(context.Background(), id, baseVersion, &title, &content)
+	if stale := (*notes.StaleError)(nil); errors.As(err, &stale) {
+		return NoteSave{Saved: false, Page: toNotePage(stale.Current)}, nil
+	}
+	if err != nil {
+		return NoteSave{}, err
+	}
+	return NoteSave{Saved: true, Page: toNotePage(p)}, nil
 }
 
 // Delete deletes a page (and its pins).
@@ -107,6 +135,6 @@ func (s *NotesService) Rename(id int64, title string) (NotePage, error) {
 	if err != nil {
 		return NotePage{}, err
 	}
-	p, err := c.Notes.Update(context.Background(), id, &title, nil)
+	p, err := c.Notes.Update(context.Background(), id, notes.AnyVersion, &title, nil)
 	return toNotePage(p), err
 }

@@ -53,6 +53,9 @@ type NotePage struct {
 	Section   string `json:"section"`
 	Position  int    `json:"position"`
 	UpdatedAt string `json:"updatedAt"`
+	// Version goes up by one with every write of the title or content; a
+	// save names the version its draft started from (NotesService.Update).
+	Version int64 `json:"version"`
 }
 
 // SendRequest starts one chat turn. The frontend picks TurnID (a random id)

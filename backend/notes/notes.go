@@ -20,6 +20,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"playchat/backend/apperr"
 	"playchat/backend/store"
 )
 
@@ -47,6 +48,11 @@ type Page struct {
 	Position int `json:"position"`
 	// Section groups pages into a run of tabs; "" means ungrouped.
 	Section string `json:"section"`
+	// Version is 1 for a new page and goes up by one with every write of
+	// its title or content (by the user or by write_note), not when it is
+	// only moved or regrouped. A save names the version its draft started
+	// from (see Update), so it cannot overwrite a change it never saw.
+	Version int64 `json:"version"`
 	// CreatedAt and UpdatedAt are UTC. UpdatedAt changes when the title,
 	// content or section changes, not when the page is only moved.
 	CreatedAt time.Time `json:"createdAt"`
@@ -63,6 +69,7 @@ type pageRow struct {
 	Content   string    `bun:"content"`
 	Position  int       `bun:"position"`
 	Section   *string   `bun:"section"`
+	Version   int64     `bun:"version"`
 	CreatedAt time.Time `bun:"created_at"`
 	UpdatedAt time.Time `bun:"updated_at"`
 }
@@ -76,7 +83,7 @@ func (r pageRow) section() string {
 
 func (r pageRow) page() Page {
 	return Page{ID: r.ID, Title: r.Title, Content: r.Content, Position: r.Position, Section: r.section(),
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		Version: r.Version, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
 // sectionValue is the column value for section s: NULL when ungrouped.
@@ -171,7 +178,7 @@ func (s *Service) create(ctx context.Context, title, content, section string) (P
 		return Page{}, err
 	}
 	t := now()
-	row := pageRow{Title: title, Content: content, Section: sectionValue(section), CreatedAt: t, UpdatedAt: t}
+	row := pageRow{Title: title, Content: content, Section: sectionValue(section), Version: 1, CreatedAt: t, UpdatedAt: t}
 	err = s.db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		rows, err := loadRows(ctx, tx)
 		if err != nil {
@@ -179,7 +186,7 @@ func (s *Service) create(ctx context.Context, title, content, section string) (P
 		}
 		for _, r := range rows {
 			if strings.EqualFold(r.Title, title) {
-				return fmt.Errorf("note page %d is titled %q: %w", r.ID, title, ErrTitleTaken)
+				return apperr.Wrap(apperr.NotesTitleTaken, ErrTitleTaken, map[string]any{"id": r.ID, "title": title})
 			}
 		}
 		order, at := insertAtSectionEnd(normalize(rows), row)
@@ -196,10 +203,40 @@ func (s *Service) create(ctx context.Context, title, content, section string) (P
 	return row.page(), nil
 }
 
+// AnyVersion as the base of Update writes whatever the page's version is
+// (write_note replace, a rename that leaves the content alone).
+const AnyVersion int64 = 0
+
+// ErrStale is matched (errors.Is) by every *StaleError.
+var ErrStale = errors.New("the note page changed since the draft began")
+
+// StaleError refuses a save whose draft started from an older version of the
+// page than the stored one: someone (the AI, another window) changed the page
+// meanwhile, and writing the draft would drop that change. Nothing was
+// written. The client merges its draft with Current and saves again with
+// Current.Version as the base.
+type StaleError struct {
+	// Base is the version the refused draft started from.
+	Base int64
+	// Current is the page as stored now, with its version and content.
+	Current Page
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("note page %d changed since the draft began: it is at version %d, the draft started from version %d; nothing was saved",
+		e.Current.ID, e.Current.Version, e.Base)
+}
+
+// Is reports whether target is ErrStale.
+func (e *StaleError) Is(target error) bool { return target == ErrStale }
+
 // Update changes a page's title and/or content; a nil argument is left
-// unchanged. A missing page wraps store.ErrNotFound; bad input wraps
-// ErrInvalid.
-func (s *Service) Update(ctx context.Context, id int64, title, content *string) (Page, error) {
+// unchanged, and writing either bumps the page's version by one. base is
+// the version the caller's draft started from: when the page is at another
+// version, Update writes nothing and returns a *StaleError carrying the
+// current page (AnyVersion skips this check). A missing page wraps
+// store.ErrNotFound; bad input wraps ErrInvalid.
+func (s *Service) Update(ctx context.Context, id, base int64, title, content *string) (Page, error) {
 	set := map[string]any{}
 	if title != nil {
 		t, err := CleanTitle(*title)
@@ -216,8 +253,12 @@ func (s *Service) Update(ctx context.Context, id int64, title, content *string) 
 	}
 	var out pageRow
 	err := s.db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := getRow(ctx, tx, id); err != nil {
+		cur, err := getRow(ctx, tx, id)
+		if err != nil {
 			return err
+		}
+		if base != AnyVersion && cur.Version != base {
+			return &StaleError{Base: base, Current: cur.page()}
 		}
 		if t, ok := set["title"]; ok {
 			rows, err := loadRows(ctx, tx)
@@ -226,12 +267,12 @@ func (s *Service) Update(ctx context.Context, id int64, title, content *string) 
 			}
 			for _, r := range rows {
 				if r.ID != id && strings.EqualFold(r.Title, t.(string)) {
-					return fmt.Errorf("note page %d is titled %q: %w", r.ID, r.Title, ErrTitleTaken)
+					return apperr.Wrap(apperr.NotesTitleTaken, ErrTitleTaken, map[string]any{"id": r.ID, "title": r.Title})
 				}
 			}
 		}
 		if len(set) > 0 {
-			q := tx.NewUpdate().Table("note_pages").Set("updated_at = ?", now()).Where("id = ?", id)
+			q := tx.NewUpdate().Table("note_pages").Set("updated_at = ?", now()).Set("version = version + 1").Where("id = ?", id)
 			for col, v := range set {
 				q = q.Set("? = ?", bun.Ident(col), v)
 			}
@@ -239,7 +280,6 @@ func (s *Service) Update(ctx context.Context, id int64, title, content *string) 
 				return fmt.Errorf("update note page %d: %w", id, err)
 			}
 		}
-		var err error
 		out, err = getRow(ctx, tx, id)
 		return err
 	})
@@ -267,9 +307,9 @@ func (s *Service) appendContent(ctx context.Context, id int64, text string) (Pag
 		if err := CheckContent(content); err != nil {
 			return err
 		}
-		r.Content, r.UpdatedAt = content, now()
+		r.Content, r.UpdatedAt, r.Version = content, now(), r.Version+1
 		if _, err := tx.NewUpdate().Table("note_pages").Set("content = ?", r.Content).Set("updated_at = ?", r.UpdatedAt).
-			Where("id = ?", id).Exec(ctx); err != nil {
+			Set("version = ?", r.Version).Where("id = ?", id).Exec(ctx); err != nil {
 			return fmt.Errorf("append to note page %d: %w", id, err)
 		}
 		out = r
@@ -291,7 +331,7 @@ func (s *Service) Delete(ctx context.Context, id int64) error {
 		}
 		i := indexOf(rows, id)
 		if i < 0 {
-			return fmt.Errorf("note page %d: %w", id, store.ErrNotFound)
+			return apperr.Wrap(apperr.NotesPageNotFound, store.ErrNotFound, map[string]any{"id": id})
 		}
 		if _, err := tx.NewDelete().Table("note_pages").Where("id = ?", id).Exec(ctx); err != nil {
 			return fmt.Errorf("delete note page %d: %w", id, err)
@@ -307,13 +347,13 @@ func CleanTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
 	switch n := utf8.RuneCountInString(title); {
 	case n == 0:
-		return "", fmt.Errorf("the title is empty: %w", ErrInvalid)
+		return "", apperr.Wrap(apperr.NotesTitleEmpty, ErrInvalid, nil)
 	case n > MaxTitleRunes:
-		return "", fmt.Errorf("the title is %d characters; at most %d are allowed: %w", n, MaxTitleRunes, ErrInvalid)
+		return "", apperr.Wrap(apperr.NotesTitleTooLong, ErrInvalid, map[string]any{"n": n, "max": MaxTitleRunes})
 	case strings.ContainsAny(title, "\r\n"):
-		return "", fmt.Errorf("the title must be one line: %w", ErrInvalid)
+		return "", apperr.Wrap(apperr.NotesTitleOneLine, ErrInvalid, nil)
 	case !utf8.ValidString(title):
-		return "", fmt.Errorf("the title is not valid UTF-8: %w", ErrInvalid)
+		return "", apperr.Wrap(apperr.NotesTitleNotUTF8, ErrInvalid, nil)
 	}
 	return title, nil
 }
@@ -324,11 +364,11 @@ func CleanSection(section string) (string, error) {
 	section = strings.TrimSpace(section)
 	switch n := utf8.RuneCountInString(section); {
 	case n > MaxSectionRunes:
-		return "", fmt.Errorf("the section name is %d characters; at most %d are allowed: %w", n, MaxSectionRunes, ErrInvalid)
+		return "", apperr.Wrap(apperr.NotesSectionTooLong, ErrInvalid, map[string]any{"n": n, "max": MaxSectionRunes})
 	case strings.ContainsAny(section, "\r\n"):
-		return "", fmt.Errorf("the section name must be one line: %w", ErrInvalid)
+		return "", apperr.Wrap(apperr.NotesSectionOneLine, ErrInvalid, nil)
 	case !utf8.ValidString(section):
-		return "", fmt.Errorf("the section name is not valid UTF-8: %w", ErrInvalid)
+		return "", apperr.Wrap(apperr.NotesSectionNotUTF8, ErrInvalid, nil)
 	}
 	return section, nil
 }
@@ -337,10 +377,10 @@ func CleanSection(section string) (string, error) {
 // wraps ErrInvalid.
 func CheckContent(content string) error {
 	if len(content) > MaxContentBytes {
-		return fmt.Errorf("the content is %d bytes; at most %d (1 MiB) are allowed: %w", len(content), MaxContentBytes, ErrInvalid)
+		return apperr.Wrap(apperr.NotesContentTooLong, ErrInvalid, map[string]any{"n": len(content), "max": MaxContentBytes})
 	}
 	if !utf8.ValidString(content) {
-		return fmt.Errorf("the content is not valid UTF-8: %w", ErrInvalid)
+		return apperr.Wrap(apperr.NotesContentNotUTF8, ErrInvalid, nil)
 	}
 	return nil
 }
@@ -359,7 +399,7 @@ func getRow(ctx context.Context, db bun.IDB, id int64) (pageRow, error) {
 	var r pageRow
 	if err := db.NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return pageRow{}, fmt.Errorf("note page %d: %w", id, store.ErrNotFound)
+			return pageRow{}, apperr.Wrap(apperr.NotesPageNotFound, store.ErrNotFound, map[string]any{"id": id})
 		}
 		return pageRow{}, fmt.Errorf("get note page %d: %w", id, err)
 	}

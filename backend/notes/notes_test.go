@@ -75,12 +75,12 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		}, "1 MiB"},
 		{"update to an empty title", func(s *Service, ids map[string]int64) error {
 			empty := ""
-			_, err := s.Update(context.Background(), ids["a"], &empty, nil)
+			_, err := s.Update(context.Background(), ids["a"], AnyVersion, &empty, nil)
 			return err
 		}, "title is empty"},
 		{"update with content over 1 MiB", func(s *Service, ids map[string]int64) error {
 			c := strings.Repeat("a", MaxContentBytes+1)
-			_, err := s.Update(context.Background(), ids["a"], nil, &c)
+			_, err := s.Update(context.Background(), ids["a"], AnyVersion, nil, &c)
 			return err
 		}, "1 MiB"},
 		{"set a section of 101 characters", func(s *Service, ids map[string]int64) error {
@@ -120,20 +120,20 @@ func TestUpdateChangesOnlyWhatIsGiven(t *testing.T) {
 	orig, _ := svc.Get(ctx, ids["a"])
 
 	title := "  新しい題 "
-	p, err := svc.Update(ctx, ids["a"], &title, nil)
+	p, err := svc.Update(ctx, ids["a"], AnyVersion, &title, nil)
 	if err != nil || p.Title != "新しい題" || p.Content != orig.Content || p.Section != "s1" {
 		t.Fatalf("update title = %+v, %v", p, err)
 	}
 	content := "新しい本文"
-	p, err = svc.Update(ctx, ids["a"], nil, &content)
+	p, err = svc.Update(ctx, ids["a"], AnyVersion, nil, &content)
 	if err != nil || p.Title != "新しい題" || p.Content != content || !p.UpdatedAt.After(orig.UpdatedAt) {
 		t.Fatalf("update content = %+v, %v", p, err)
 	}
-	same, err := svc.Update(ctx, ids["a"], nil, nil)
+	same, err := svc.Update(ctx, ids["a"], AnyVersion, nil, nil)
 	if err != nil || same != p {
 		t.Fatalf("update nothing = %+v, %v; want %+v", same, err, p)
 	}
-	if _, err := svc.Update(ctx, 999, &title, nil); !errors.Is(err, store.ErrNotFound) {
+	if _, err := svc.Update(ctx, 999, AnyVersion, &title, nil); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("update a missing page: %v, want ErrNotFound", err)
 	}
 }
@@ -268,10 +268,10 @@ func TestTitlesAreUniqueBecauseTheToolsFindPagesByTitle(t *testing.T) {
 	}
 	b, _ := svc.Create(ctx, "メモ", "", "")
 	title := "買い物リスト"
-	if _, err := svc.Update(ctx, b.ID, &title, nil); !errors.Is(err, ErrTitleTaken) {
+	if _, err := svc.Update(ctx, b.ID, AnyVersion, &title, nil); !errors.Is(err, ErrTitleTaken) {
 		t.Fatalf("rename onto another page's title: err = %v", err)
 	}
-	if _, err := svc.Update(ctx, a.ID, &title, nil); err != nil {
+	if _, err := svc.Update(ctx, a.ID, AnyVersion, &title, nil); err != nil {
 		t.Fatalf("keeping its own title: %v", err)
 	}
 }

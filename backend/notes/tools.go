@@ -216,7 +216,7 @@ func (s *Service) changeFromTool(ctx context.Context, a writeNoteArgs) (Page, er
 		}
 		return s.appendContent(ctx, p.ID, *a.Content)
 	}
-	return s.Update(ctx, p.ID, nil, a.Content)
+	return s.Update(ctx, p.ID, AnyVersion, nil, a.Content)
 }
 
 // findPage finds a page by id (preferred) or title; otherwise the error

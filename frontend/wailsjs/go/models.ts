@@ -462,6 +462,7 @@ export namespace app {
 	    section: string;
 	    position: number;
 	    updatedAt: string;
+	    version: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new NotePage(source);
@@ -475,7 +476,40 @@ export namespace app {
 	        this.section = source["section"];
 	        this.position = source["position"];
 	        this.updatedAt = source["updatedAt"];
+	        this.version = source["version"];
 	    }
+	}
+	export class NoteSave {
+	    saved: boolean;
+	    page: NotePage;
+	
+	    static createFrom(source: any = {}) {
+	        return new NoteSave(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.saved = source["saved"];
+	        this.page = this.convertValues(source["page"], NotePage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SendRequest {
 	    turnId: string;

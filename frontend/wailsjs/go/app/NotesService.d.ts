@@ -20,4 +20,4 @@ export function SetPins(arg1:string,arg2:Array<number>):Promise<void>;
 
 export function SetSection(arg1:number,arg2:string):Promise<app.NotePage>;
 
-export function Update(arg1:number,arg2:string,arg3:string):Promise<app.NotePage>;
+export function Update(arg1:number,arg2:string,arg3:string,arg4:number):Promise<app.NoteSave>;

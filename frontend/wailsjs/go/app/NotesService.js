@@ -38,6 +38,6 @@ export function SetSection(arg1, arg2) {
   return window['go']['app']['NotesService']['SetSection'](arg1, arg2);
 }
 
-export function Update(arg1, arg2, arg3) {
-  return window['go']['app']['NotesService']['Update'](arg1, arg2, arg3);
+export function Update(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['NotesService']['Update'](arg1, arg2, arg3, arg4);
 }
