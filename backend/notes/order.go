@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"playchat/backend/apperr"
 	"playchat/backend/store"
 )
 
@@ -30,7 +31,7 @@ func (s *Service) SetSection(ctx context.Context, id int64, section string) (Pag
 		rows = normalize(rows)
 		i := indexOf(rows, id)
 		if i < 0 {
-			return fmt.Errorf("note page %d: %w", id, store.ErrNotFound)
+			return apperr.Wrap(apperr.NotesPageNotFound, store.ErrNotFound, map[string]any{"id": id})
 		}
 		if rows[i].section() == section {
 			if err := savePositions(ctx, tx, rows); err != nil {
@@ -64,7 +65,7 @@ func (s *Service) SetSection(ctx context.Context, id int64, section string) (Pag
 func (s *Service) RenameSection(ctx context.Context, from, to string) (int, error) {
 	from = strings.TrimSpace(from)
 	if from == "" {
-		return 0, fmt.Errorf("name the section to rename (ungrouped pages have no section): %w", ErrInvalid)
+		return 0, apperr.Wrap(apperr.NotesRenameUngrouped, ErrInvalid, nil)
 	}
 	to, err := CleanSection(to)
 	if err != nil {
@@ -92,7 +93,7 @@ func (s *Service) RenameSection(ctx context.Context, from, to string) (int, erro
 			}
 		}
 		if len(moved) == 0 {
-			return fmt.Errorf("section %q has no pages: %w", from, store.ErrNotFound)
+			return apperr.Wrap(apperr.NotesSectionEmpty, store.ErrNotFound, map[string]any{"section": from})
 		}
 		n = len(moved)
 		if to == from {
@@ -137,7 +138,7 @@ func (s *Service) Reorder(ctx context.Context, pageID int64, section string, ord
 			return err
 		}
 		if indexOf(rows, pageID) < 0 {
-			return fmt.Errorf("note page %d: %w", pageID, store.ErrNotFound)
+			return apperr.Wrap(apperr.NotesPageNotFound, store.ErrNotFound, map[string]any{"id": pageID})
 		}
 		if err := checkOrderSet(rows, order); err != nil {
 			return err
@@ -214,8 +215,7 @@ func checkOrderSet(rows []pageRow, order []int64) error {
 	if len(dup) > 0 {
 		why = append(why, fmt.Sprintf("duplicated page ids %v", dup))
 	}
-	return fmt.Errorf("the order must list each of the %d pages exactly once (%s); nothing was changed: %w",
-		len(rows), strings.Join(why, "; "), ErrInvalid)
+	return apperr.Wrap(apperr.NotesOrderIncomplete, ErrInvalid, map[string]any{"n": len(rows), "detail": strings.Join(why, "; ")})
 }
 
 // checkContiguous fails when the pages of one section are not next to each
@@ -228,8 +228,8 @@ func checkContiguous(order []pageRow) error {
 			continue
 		}
 		if last, ok := closed[sec]; ok {
-			return fmt.Errorf("the order splits section %q (page %d at position %d is apart from page %d at position %d); nothing was changed: %w",
-				sec, order[last].ID, last, r.ID, i, ErrInvalid)
+			return apperr.Wrap(apperr.NotesOrderSplit, ErrInvalid, map[string]any{"section": sec,
+				"detail": fmt.Sprintf("page %d at position %d is apart from page %d at position %d", order[last].ID, last, r.ID, i)})
 		}
 		j := i
 		for j+1 < len(order) && order[j+1].section() == sec {
