@@ -175,7 +175,7 @@ var templates = map[Code]string{
 	LLMMissingKeyFor:       "{err}: {key} is not set (needed for {model:q})",
 	LLMCancelled:           "cancelled (stopped by the user)",
 
-	ConfigUnknownKey:        "config: unknown configuration key: {key:q}",
+	ConfigUnknownKey:        "config: {err}: {key:q}",
 	ConfigInvalidValue:      "config: invalid {key} {value:q}: {reason}",
 	ConfigInvalidValueFrom:  "config: invalid {key} {value:q} from {source}: {reason}",
 	ConfigInvalidSecret:     "config: invalid {key} (value hidden): {reason}",

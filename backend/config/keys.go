@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"playchat/backend/apperr"
 )
 
 // Kinds of configuration values, as found in Key.Kind.
@@ -164,6 +166,41 @@ type ValueError struct {
 	Source string // the layer it came from ("dotenv", "env", "gui"), or "" from ValidateValue
 	Secret bool   // the key is secret: Error never prints Value
 	Reason string // what is wrong, e.g. "must be an integer ≥ 1"
+	// Why is Reason as a coded error (an apperr.ConfigReason* code), so the
+	// window can word it; nil only in a ValueError built by hand.
+	Why *apperr.Error
+}
+
+// ErrorCode returns apperr.ConfigInvalidValue, or its variant for a secret
+// key and/or a known source (apperr.Coded).
+func (e *ValueError) ErrorCode() apperr.Code {
+	switch {
+	case e.Secret && e.Source != "":
+		return apperr.ConfigInvalidSecretFrom
+	case e.Secret:
+		return apperr.ConfigInvalidSecret
+	case e.Source != "":
+		return apperr.ConfigInvalidValueFrom
+	}
+	return apperr.ConfigInvalidValue
+}
+
+// ErrorParams returns key, value (never for a secret), source (English
+// label), sourceId ("dotenv", "env", "gui") and reason (the coded Why, else
+// the Reason text) (apperr.Coded).
+func (e *ValueError) ErrorParams() map[string]any {
+	p := map[string]any{"key": e.Key, "reason": e.Reason}
+	if e.Why != nil {
+		p["reason"] = e.Why
+	}
+	if !e.Secret {
+		p["value"] = e.Value
+	}
+	if e.Source != "" {
+		p["source"] = sourceLabel(e.Source)
+		p["sourceId"] = e.Source
+	}
+	return p
 }
 
 // Error renders e without the value when the key is secret.
@@ -204,7 +241,7 @@ func sourceLabel(source string) string {
 func ValidateValue(key, value string) error {
 	s, ok := specByName[key]
 	if !ok {
-		return fmt.Errorf("config: %w: %q", ErrUnknownKey, key)
+		return apperr.Wrap(apperr.ConfigUnknownKey, ErrUnknownKey, map[string]any{"key": key})
 	}
 	if _, err := s.check(strings.TrimSpace(value)); err != nil {
 		err.Key = key
@@ -220,47 +257,47 @@ func (s *spec) check(v string) (string, *ValueError) {
 	if v == "" {
 		return v, nil
 	}
-	bad := func(reason string) (string, *ValueError) {
-		return "", &ValueError{Key: s.Name, Value: v, Secret: s.Secret, Reason: reason}
+	bad := func(why *apperr.Error) (string, *ValueError) {
+		return "", &ValueError{Key: s.Name, Value: v, Secret: s.Secret, Reason: why.Error(), Why: why}
 	}
 	switch s.Kind {
 	case KindInt:
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
-			return bad(s.rangeText("an integer"))
+			return bad(s.rangeErr(false))
 		}
 		if !s.inRange(float64(n)) {
-			return bad(s.rangeText("an integer"))
+			return bad(s.rangeErr(false))
 		}
 	case KindFloat:
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !s.inRange(f) {
-			return bad(s.rangeText("a number"))
+			return bad(s.rangeErr(true))
 		}
 	case KindBool:
 		b, ok := parseBool(v)
 		if !ok {
-			return bad("must be true or false")
+			return bad(apperr.New(apperr.ConfigReasonBool, nil))
 		}
 		return strconv.FormatBool(b), nil
 	case KindURL:
 		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return bad("must be an absolute http:// or https:// URL")
+			return bad(apperr.New(apperr.ConfigReasonURL, nil))
 		}
 	case KindModel:
 		if strings.IndexFunc(v, unicode.IsSpace) >= 0 || strings.HasPrefix(v, "/") ||
 			strings.HasSuffix(v, "/") || strings.Contains(v, "//") {
-			return bad(`must be a model name like "openai/gpt-4o-mini"`)
+			return bad(apperr.New(apperr.ConfigReasonModel, map[string]any{"example": "openai/gpt-4o-mini"}))
 		}
 	case KindString:
 		if s.Secret && strings.IndexFunc(v, func(r rune) bool {
 			return unicode.IsSpace(r) || unicode.IsControl(r)
 		}) >= 0 {
-			return bad("must not contain spaces or control characters")
+			return bad(apperr.New(apperr.ConfigReasonNoSpaces, nil))
 		}
 		if strings.IndexFunc(v, unicode.IsControl) >= 0 {
-			return bad("must not contain control characters")
+			return bad(apperr.New(apperr.ConfigReasonNoControl, nil))
 		}
 	}
 	if len(s.Choices) > 0 {
@@ -270,7 +307,7 @@ func (s *spec) check(v string) (string, *ValueError) {
 				return lv, nil
 			}
 		}
-		return bad("must be one of " + strings.Join(s.Choices, ", "))
+		return bad(apperr.New(apperr.ConfigReasonOneOf, map[string]any{"choices": strings.Join(s.Choices, ", ")}))
 	}
 	return v, nil
 }
@@ -279,17 +316,23 @@ func (s *spec) inRange(f float64) bool {
 	return (!s.hasMin || f >= s.min) && (!s.hasMax || f <= s.max)
 }
 
-func (s *spec) rangeText(what string) string {
+// rangeErr is the reason of a value that is not a number (num) or integer
+// in s's range: "must be an integer from 1 to 10" and the like.
+func (s *spec) rangeErr(num bool) *apperr.Error {
 	fmtNum := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	codes := [4]apperr.Code{apperr.ConfigReasonInt, apperr.ConfigReasonIntMin, apperr.ConfigReasonIntMax, apperr.ConfigReasonIntRange}
+	if num {
+		codes = [4]apperr.Code{apperr.ConfigReasonNum, apperr.ConfigReasonNumMin, apperr.ConfigReasonNumMax, apperr.ConfigReasonNumRange}
+	}
 	switch {
 	case s.hasMin && s.hasMax:
-		return fmt.Sprintf("must be %s from %s to %s", what, fmtNum(s.min), fmtNum(s.max))
+		return apperr.New(codes[3], map[string]any{"min": fmtNum(s.min), "max": fmtNum(s.max)})
 	case s.hasMin:
-		return fmt.Sprintf("must be %s ≥ %s", what, fmtNum(s.min))
+		return apperr.New(codes[1], map[string]any{"min": fmtNum(s.min)})
 	case s.hasMax:
-		return fmt.Sprintf("must be %s ≤ %s", what, fmtNum(s.max))
+		return apperr.New(codes[2], map[string]any{"max": fmtNum(s.max)})
 	}
-	return "must be " + what
+	return apperr.New(codes[0], nil)
 }
 
 func parseBool(v string) (bool, bool) {

@@ -29,7 +29,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'config.reason.numRange': { template: "must be a number from {min} to {max}", params: ['min', 'max'] },
   'config.reason.oneOf': { template: "must be one of {choices}", params: ['choices'] },
   'config.reason.url': { template: "must be an absolute http:// or https:// URL", params: [] },
-  'config.unknownKey': { template: "config: unknown configuration key: {key:q}", params: ['key'] },
+  'config.unknownKey': { template: "config: {err}: {key:q}", params: ['key'] },
   'kb.fileTooLarge': { template: "larger than {maxMiB} MiB", params: ['maxMiB'] },
   'kb.notDocument': { template: "not a Markdown document of the knowledge base", params: [] },
   'kb.notReady': { template: "the knowledge base folder is not ready yet", params: [] },
