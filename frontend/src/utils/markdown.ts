@@ -11,7 +11,7 @@
 // the id becomes the heading's id, prefixed like every id in rendered
 // Markdown (HEADING_ID_PREFIX) so that it can never clobber the app's DOM.
 import DOMPurify, { type Config } from 'dompurify'
-import { Marked, type Tokens } from 'marked'
+import { Marked, type Links, type Token, type Tokens } from 'marked'
 import { closeOpenFence } from './fence'
 
 const SAFE_URL = /^(?:https?:|mailto:|#)/i
@@ -137,9 +137,243 @@ export interface RenderOptions {
   relativeLinks?: boolean
 }
 
-/** Renders untrusted markdown to sanitised HTML. */
+/**
+ * Renders untrusted markdown to sanitised HTML. This is the one definition of
+ * how Markdown looks: renderMarkdownBlocks below renders the same document
+ * block by block with the same `marked` instance and the same sanitiser, so
+ * anything added to the instance with `marked.use` (tokenizer and renderer
+ * extensions, walkTokens) applies to both; `hooks` make the block renderer
+ * fall back to this function for the whole document.
+ */
 export function renderMarkdown(src: string, opts: RenderOptions = {}): string {
   const text = opts.streaming ? closeOpenFence(src) : src
   const html = marked.parse(text, { async: false }) as string
   return sanitizeHtml(html, opts.relativeLinks)
+}
+
+// ---- Incremental rendering: one top-level block at a time -------------------
+//
+// A streamed reply grows at its end, so re-rendering the whole message on
+// every frame does work proportional to its length (and replaces its whole
+// DOM). MarkdownBlockRenderer splits the document into marked's top-level
+// tokens (a paragraph, a list with its blank lines, a table, a fence — a
+// still-open fence runs to the end), renders each on its own, and keeps the
+// HTML of blocks that did not change; while streaming only the last (growing)
+// block is lexed and rendered again. Finished blocks also go into a bounded
+// LRU cache keyed by their source, so the stored copy of a reply that just
+// finished, or a session opened again, renders without parsing again.
+// Reference-style link definitions are document-wide: a block that mentions
+// "[" is keyed with the document's definitions, and a new definition while
+// streaming makes the next render lex the whole document again.
+
+/** One top-level block of rendered Markdown: a stable key and its sanitised HTML. */
+export interface MarkdownBlock {
+  key: string
+  html: string
+}
+
+/** Counters for tests and benchmarks: how many blocks went through marked + DOMPurify. */
+export const markdownStats = { blockRenders: 0 }
+
+/** A small LRU of rendered blocks, bounded by entries and by characters held. */
+class HtmlCache {
+  private map = new Map<string, string>()
+  private chars = 0
+  constructor(
+    readonly maxEntries: number,
+    readonly maxChars: number,
+  ) {}
+
+  get size(): number {
+    return this.map.size
+  }
+
+  get heldChars(): number {
+    return this.chars
+  }
+
+  get(key: string): string | undefined {
+    const v = this.map.get(key)
+    if (v !== undefined) {
+      this.map.delete(key)
+      this.map.set(key, v)
+    }
+    return v
+  }
+
+  set(key: string, html: string) {
+    const old = this.map.get(key)
+    if (old !== undefined) {
+      this.map.delete(key)
+      this.chars -= key.length + old.length
+    }
+    const cost = key.length + html.length
+    if (cost > this.maxChars / 8) return // one huge block would push out everything else
+    this.map.set(key, html)
+    this.chars += cost
+    while (this.map.size > this.maxEntries || this.chars > this.maxChars) {
+      const oldest = this.map.keys().next().value as string
+      this.chars -= oldest.length + (this.map.get(oldest) ?? '').length
+      this.map.delete(oldest)
+    }
+  }
+
+  clear() {
+    this.map.clear()
+    this.chars = 0
+  }
+}
+
+/** At most this many finished blocks are cached … */
+export const BLOCK_CACHE_ENTRIES = 800
+/** … holding at most this many characters of source and HTML together (~4 MB as UTF-16). */
+export const BLOCK_CACHE_CHARS = 2_000_000
+const blockCache = new HtmlCache(BLOCK_CACHE_ENTRIES, BLOCK_CACHE_CHARS)
+
+/** Empties the rendered-block cache (tests; a memory-pressure hook could call it too). */
+export function clearMarkdownCache() {
+  blockCache.clear()
+}
+
+/** How much the rendered-block cache holds now. */
+export function markdownCacheStats(): { entries: number; chars: number } {
+  return { entries: blockCache.size, chars: blockCache.heldChars }
+}
+
+type LinkMap = Links
+
+function linksSignature(links: LinkMap): string {
+  const keys = Object.keys(links)
+  if (keys.length === 0) return ''
+  keys.sort()
+  return JSON.stringify(keys.map((k) => [k, links[k].href, links[k].title]))
+}
+
+/** Lexes src with the app's marked instance (and its walkTokens), seeding link definitions. */
+function lexBlocks(src: string, seed: LinkMap | null): { tokens: Token[]; links: LinkMap } {
+  const lexer = new marked.Lexer({ ...marked.defaults })
+  if (seed) Object.assign(lexer.tokens.links, seed)
+  const tokens = lexer.lex(src)
+  const walk = marked.defaults.walkTokens
+  if (walk) marked.walkTokens(tokens, walk)
+  return { tokens: tokens.slice(), links: tokens.links }
+}
+
+/** Renders one top-level token to sanitised HTML. */
+function renderBlock(token: Token, relativeLinks: boolean): string {
+  markdownStats.blockRenders++
+  const html = marked.parser([token]) as string
+  return sanitizeHtml(html, relativeLinks)
+}
+
+/** Tokens that render to nothing: blank lines and link definitions. */
+const isContent = (t: Token) => t.type !== 'space' && t.type !== 'def'
+
+interface RenderedBlock {
+  raw: string
+  sig: string
+  html: string
+  finished: boolean
+}
+
+/**
+ * Renders one document (a message, a note, a KB page) block by block and
+ * remembers what it rendered, so that a growing document costs only its last
+ * block per render. One instance per shown document; not shared.
+ */
+export class MarkdownBlockRenderer {
+  private src = ''
+  private tokens: Token[] = []
+  private links: LinkMap = Object.create(null) as LinkMap
+  /** The tokens' raw texts add up to src (marked keeps every character). */
+  private contiguous = false
+  /** The tokens came from lexing only the tail (while streaming). */
+  private incremental = false
+  private blocks: RenderedBlock[] = []
+
+  constructor(private readonly relativeLinks = false) {}
+
+  /** The blocks of src; `streaming` marks the last block as still growing. */
+  render(source: string, opts: { streaming?: boolean } = {}): MarkdownBlock[] {
+    const streaming = !!opts.streaming
+    if (marked.defaults.hooks) {
+      // Hooks see the whole document (preprocess/postprocess): no blocks.
+      return [{ key: 'all', html: renderMarkdown(source, { streaming, relativeLinks: this.relativeLinks }) }]
+    }
+    const src = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source
+    this.lex(src, streaming)
+
+    const content = this.tokens.filter(isContent)
+    const sig = linksSignature(this.links)
+    const out: MarkdownBlock[] = []
+    const next: RenderedBlock[] = []
+    for (let i = 0; i < content.length; i++) {
+      const tok = content[i]
+      const growing = streaming && i === content.length - 1
+      const tokSig = tok.raw.includes('[') ? sig : ''
+      const prev = this.blocks[i]
+      let html: string
+      if (prev && prev.raw === tok.raw && prev.sig === tokSig) {
+        html = prev.html
+        if (!growing && !prev.finished) blockCache.set(this.cacheKey(tok.raw, tokSig), html)
+      } else if (growing) {
+        html = renderBlock(tok, this.relativeLinks)
+      } else {
+        const key = this.cacheKey(tok.raw, tokSig)
+        const cached = blockCache.get(key)
+        html = cached ?? renderBlock(tok, this.relativeLinks)
+        if (cached === undefined) blockCache.set(key, html)
+      }
+      next.push({ raw: tok.raw, sig: tokSig, html, finished: !growing })
+      out.push({ key: 'b' + i, html })
+    }
+    this.blocks = next
+    return out
+  }
+
+  private cacheKey(raw: string, sig: string): string {
+    return (this.relativeLinks ? 'r' : 'p') + sig.length + ':' + sig + raw
+  }
+
+  private lex(src: string, streaming: boolean) {
+    const prev = this.src
+    if (src === prev && this.tokens.length > 0 && (streaming || !this.incremental)) return
+    if (streaming && this.contiguous && prev !== '' && src.length > prev.length && src.startsWith(prev)) {
+      // Lex again from the last block with content: everything before it is final.
+      let k = this.tokens.length - 1
+      while (k > 0 && !isContent(this.tokens[k])) k--
+      // A list goes on after blank lines when another item comes ("1. a\n\n2. b").
+      let j = k - 1
+      while (j >= 0 && !isContent(this.tokens[j])) j--
+      if (j >= 0 && this.tokens[j].type === 'list') k = j
+      let offset = 0
+      const seed = Object.create(null) as LinkMap
+      for (let i = 0; i < k; i++) {
+        const t = this.tokens[i]
+        offset += t.raw.length
+        if (t.type === 'def' && !(t.tag in seed)) seed[t.tag] = { href: t.href, title: t.title }
+      }
+      const tail = lexBlocks(src.slice(offset), seed)
+      if (linksSignature(tail.links) === linksSignature(this.links)) {
+        this.tokens = this.tokens.slice(0, k).concat(tail.tokens)
+        this.links = tail.links
+        this.src = src
+        this.contiguous = tail.tokens.reduce((n, t) => n + t.raw.length, offset) === src.length
+        this.incremental = true
+        return
+      }
+      // A new or changed link definition can change any earlier block: lex it all.
+    }
+    const all = lexBlocks(src, null)
+    this.tokens = all.tokens
+    this.links = all.links
+    this.src = src
+    this.contiguous = all.tokens.reduce((n, t) => n + t.raw.length, 0) === src.length
+    this.incremental = false
+  }
+}
+
+/** The blocks of a whole document at once (no memory between calls beyond the shared cache). */
+export function renderMarkdownBlocks(src: string, opts: RenderOptions = {}): MarkdownBlock[] {
+  return new MarkdownBlockRenderer(!!opts.relativeLinks).render(src, { streaming: opts.streaming })
 }
