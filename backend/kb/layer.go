@@ -142,6 +142,9 @@ func (s *Service) allocate(r *retrieval, chosen []*candidate, counter tokens.Cou
 	return out
 }
 
+// sectionCutMark ends a section cut to fit its share.
+const sectionCutMark = "\n[…]"
+
 // sectionGap separates sections that were not adjacent in the document.
 const sectionGap = "\n\n[…]\n\n"
 
@@ -178,7 +181,7 @@ func (s *Service) bestSections(r *retrieval, c *candidate, counter tokens.Counte
 		}
 	}
 	if len(picked) == 0 {
-		return cutToTokens(counter, c.chunks[ss[0].i].text, share)
+		return tokens.Truncate(counter, c.chunks[ss[0].i].text, share, sectionCutMark)
 	}
 	var b strings.Builder
 	prev := -2
@@ -197,27 +200,4 @@ func (s *Service) bestSections(r *retrieval, c *candidate, counter tokens.Counte
 		prev = i
 	}
 	return b.String()
-}
-
-// cutToTokens keeps the longest prefix of s, cut at a rune, that counts at
-// most n tokens, and marks the cut.
-func cutToTokens(c tokens.Counter, s string, n int) string {
-	const mark = "\n[…]"
-	if c.Count(s) <= n {
-		return s
-	}
-	rs := []rune(s)
-	lo, hi := 0, len(rs)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if c.Count(string(rs[:mid])+mark) <= n {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	if lo == 0 {
-		return ""
-	}
-	return string(rs[:lo]) + mark
 }

@@ -1,0 +1,134 @@
+package tokens
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Truncate returns s whole when it counts at most n tokens with c;
+// otherwise the longest prefix of s that, with marker appended, counts at
+// most n tokens, cut at the best boundary available, followed by marker.
+// It returns "" when not even one character fits (n ≤ 0, or the marker
+// alone uses the room).
+//
+// The boundaries, best first: the end of a paragraph (a blank line), the
+// end of a line, the end of a sentence (". ", "! ", "? " and the Japanese
+// "。", "！", "？", "．"), the end of a word (a space), then any character.
+// A boundary is used only when the prefix up to it keeps at least
+// MinKeepRatio of what would fit when cutting at any character; so a
+// single long line (a pasted page without a newline, a note of one
+// paragraph) is cut at a sentence rather than lost, and a long paragraph
+// is never dropped for the sake of a clean paragraph break. White space
+// before the cut is trimmed.
+//
+// The cut is found by binary search over character positions, counting at
+// most about log2(len(s)) prefixes. Every cutter in the app (the context
+// builder's layer cut, the local knowledge base's section cut, the memory
+// summariser's message cut) uses this one helper.
+func Truncate(c Counter, s string, n int, marker string) string {
+	if n <= 0 {
+		return ""
+	}
+	if c.Count(s) <= n {
+		return s
+	}
+	limit := n - c.Count(marker)
+	if limit <= 0 {
+		return ""
+	}
+	end := fitPrefix(c, s, limit)
+	if end == 0 {
+		return ""
+	}
+	cut := bestBoundary(s, end)
+	text := strings.TrimRight(s[:cut], " \t\r\n\u3000")
+	if text == "" {
+		return ""
+	}
+	return text + marker
+}
+
+// MinKeepRatio is the least share (of the bytes that would fit cutting at
+// any character) that a cut at a paragraph, line, sentence or word
+// boundary must keep to be chosen over a finer boundary: 2/3.
+const MinKeepRatio = 2.0 / 3
+
+// fitPrefix returns the largest byte offset, on a rune boundary, whose
+// prefix of s counts at most limit tokens (0 when none does).
+func fitPrefix(c Counter, s string, limit int) int {
+	// Candidate ends are rune starts after the first rune; search the rune
+	// index, then map it to bytes.
+	offsets := make([]int, 0, len(s)/2+1)
+	for i := range s {
+		if i > 0 {
+			offsets = append(offsets, i)
+		}
+	}
+	offsets = append(offsets, len(s))
+	lo, hi := 0, len(offsets) // lo = how many candidate ends fit
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if c.Count(s[:offsets[mid-1]]) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return 0
+	}
+	return offsets[lo-1]
+}
+
+// sentenceEnds are the marks after which a sentence ends. The ASCII ones
+// count only when followed by white space (so "3.14" and "e.g." inside a
+// word are not cut); the full-width ones always do.
+var (
+	asciiSentenceEnds = ".!?"
+	wideSentenceEnds  = "。！？．"
+)
+
+// bestBoundary returns the byte offset to cut full at, at most end (the
+// longest prefix that fits), following Truncate's order of boundaries.
+func bestBoundary(full string, end int) int {
+	s := full[:end]
+	floor := int(float64(len(s)) * MinKeepRatio)
+	ok := func(i int) bool { return i > 0 && i >= floor }
+	// Paragraph: cut before the blank line.
+	if i := strings.LastIndex(s, "\n\n"); ok(i) {
+		return i
+	}
+	// Line.
+	if i := strings.LastIndexByte(s, '\n'); ok(i) {
+		return i
+	}
+	// Sentence: keep the mark.
+	if i := lastSentenceEnd(full, end); ok(i) {
+		return i
+	}
+	// Word.
+	if i := strings.LastIndexAny(s, " \t\u3000"); ok(i) {
+		return i
+	}
+	return len(s)
+}
+
+// lastSentenceEnd returns the offset (≤ end) just after the last sentence
+// mark in full[:end] that ends a sentence, or -1.
+func lastSentenceEnd(full string, end int) int {
+	s := full[:end]
+	for i := len(s); i > 0; {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+		switch {
+		case strings.ContainsRune(wideSentenceEnds, r):
+			return i + size
+		case r < utf8.RuneSelf && strings.ContainsRune(asciiSentenceEnds, r):
+			next := i + size
+			if next == len(full) || full[next] == ' ' || full[next] == '\n' || full[next] == '\t' {
+				return next
+			}
+		}
+	}
+	return -1
+}
