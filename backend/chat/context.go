@@ -3,9 +3,11 @@ package chat
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/llm"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
@@ -18,6 +20,34 @@ type Layer interface {
 	Name() string
 	// Build returns the layer's blocks for the query, most important first.
 	Build(ctx context.Context, q Query) ([]Block, error)
+}
+
+// Prioritized is implemented by a layer whose blocks get their room in the
+// budget before other layers' (higher Priority first; a layer without the
+// method has priority 0, and equal priorities keep layer order). Priority
+// changes who is cut when room is short, never where the blocks go in the
+// request.
+type Prioritized interface {
+	Priority() int
+}
+
+// PriorityUserChoice is the priority of a layer holding what the user chose
+// explicitly (pinned notes): it outranks layers filled by automatic
+// retrieval (priority 0).
+const PriorityUserChoice = 10
+
+// byPriority returns the indexes of layers, highest Priority first, stable.
+func byPriority(layers []Layer) []int {
+	idx := make([]int, len(layers))
+	prio := make([]int, len(layers))
+	for i, l := range layers {
+		idx[i] = i
+		if p, ok := l.(Prioritized); ok {
+			prio[i] = p.Priority()
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return prio[idx[a]] > prio[idx[b]] })
+	return idx
 }
 
 // Query is what a layer knows about the request it builds for.
@@ -84,10 +114,14 @@ const minRecentMessages = 4
 //  1. the base system prompt and the user's newest message (never cut; if
 //     they alone do not fit, the turn fails with a clear error);
 //  2. the newest minRecentMessages of the history;
-//  3. the system layers in their order (1 knowledge, 2 notes index,
-//     2.5 pinned notes, 3 local KB, 4 long-term memory), each capped at
-//     LayerShare of the input budget — a truncatable block is cut at a line
-//     boundary with a visible marker, other blocks are dropped whole;
+//  3. the system layers (1 knowledge, 2 notes index, 2.5 pinned notes,
+//     3 local KB, 4 long-term memory), each capped at LayerShare of the
+//     input budget, given room in Priority order (the pinned notes the user
+//     chose before everything retrieval chose), then in layer order — a
+//     truncatable block is cut with tokens.Truncate (at a paragraph, line,
+//     sentence or word boundary, else a character) with a visible
+//     TruncationMarker, other blocks are dropped whole; the blocks are sent
+//     in layer order whatever the priority;
 //  4. the rest of the history, newest first, until the budget is spent.
 //
 // history is the session's active messages, oldest first, ending with the
@@ -103,7 +137,7 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 	latest := hist[len(hist)-1]
 	used := count(base) + count(latest.Content)
 	if used > b.Input {
-		return out, fmt.Errorf("the message is too long for this model: about %d tokens, the context window allows %d", used, b.Input)
+		return out, apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": b.Input})
 	}
 
 	// 2. the newest messages before the latest one.
@@ -118,15 +152,16 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 		keep++
 	}
 
-	// 3. system layers.
+	// 3. system layers: built in order, given room in priority order, sent
+	// in order.
 	share := int(float64(b.Input) * b.LayerShare)
-	var system []llm.Message
-	for _, l := range layers {
+	built := make([][]Block, len(layers))
+	for i, l := range layers {
 		blocks, err := l.Build(ctx, q)
 		if err != nil {
 			return out, fmt.Errorf("context layer %s: %w", l.Name(), err)
 		}
-		layerUsed := 0
+		built[i] = blocks
 		full := 0
 		for _, bl := range blocks {
 			full += count(bl.Text)
@@ -134,24 +169,34 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 		if full > share {
 			out.OverShare = append(out.OverShare, l.Name())
 		}
-		for _, bl := range blocks {
+	}
+	kept := make([][]string, len(layers))
+	for _, i := range byPriority(layers) {
+		layerUsed := 0
+		for _, bl := range built[i] {
 			c := count(bl.Text)
 			room := min(share-layerUsed, b.Input-used)
 			text := bl.Text
 			if c > room {
-				out.Trimmed = appendOnce(out.Trimmed, l.Name())
+				out.Trimmed = appendOnce(out.Trimmed, layers[i].Name())
 				if !bl.Truncatable {
 					continue
 				}
-				text = truncateToTokens(counter, bl.Text, room-tokens.MessageOverhead-16)
+				text = tokens.Truncate(counter, bl.Text, room-tokens.MessageOverhead-16, TruncationMarker)
 				if text == "" {
 					continue
 				}
 				c = count(text)
 			}
-			system = append(system, llm.Message{Role: store.RoleSystem, Content: text})
+			kept[i] = append(kept[i], text)
 			layerUsed += c
 			used += c
+		}
+	}
+	var system []llm.Message
+	for _, texts := range kept {
+		for _, text := range texts {
+			system = append(system, llm.Message{Role: store.RoleSystem, Content: text})
 		}
 	}
 
@@ -194,47 +239,6 @@ func historyMessages(ms []store.Message) []llm.Message {
 
 // TruncationMarker ends a block cut to fit the budget.
 const TruncationMarker = "\n…(truncated to fit the context window)"
-
-// truncateToTokens cuts s at a line boundary so it counts at most n tokens,
-// marker included. It returns "" when nothing useful fits.
-func truncateToTokens(c tokens.Counter, s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if c.Count(s) <= n {
-		return s
-	}
-	limit := n - c.Count(TruncationMarker)
-	lines := strings.SplitAfter(s, "\n")
-	// Binary search the number of whole lines that fit.
-	lo, hi := 0, len(lines)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if c.Count(strings.Join(lines[:mid], "")) <= limit {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	if lo == 0 {
-		// One long line: cut by runes.
-		r := []rune(s)
-		lo, hi := 0, len(r)
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if c.Count(string(r[:mid])) <= limit {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		if lo == 0 {
-			return ""
-		}
-		return string(r[:lo]) + TruncationMarker
-	}
-	return strings.TrimRight(strings.Join(lines[:lo], ""), "\n") + TruncationMarker
-}
 
 func appendOnce(ss []string, s string) []string {
 	for _, x := range ss {

@@ -105,3 +105,64 @@ func TestAutoTitle(t *testing.T) {
 		}
 	}
 }
+
+// prioritizedLayer is a fixedLayer that claims budget before the others.
+type prioritizedLayer struct{ fixedLayer }
+
+func (prioritizedLayer) Priority() int { return PriorityUserChoice }
+
+// Issue 8, fault 5: a pinned page of one 10,000-character line disappeared on
+// an 8k-token model (the cut knew only line boundaries, so it kept the
+// header) while a barely related KB document stayed.
+func TestAPinnedPageOfOneLongLineIsCutAtASentenceOnAnEightKModel(t *testing.T) {
+	c := tokens.Estimate
+	b := NewBudget(8192, 1024)
+	page := strings.Repeat("Pinned facts about the project go here. ", 250)[:10000] // no newline
+	pinned := "# Pinned note: plan [id 1]\nThe user pinned this shared note to the conversation; its text follows.\n\n" + page
+	layers := []Layer{
+		prioritizedLayer{fixedLayer{"pinned_notes", []Block{{Layer: "pinned_notes", Text: pinned, Truncatable: true}}}},
+		fixedLayer{"kb", []Block{{Layer: "kb", Text: "## Local knowledge base\n" + strings.Repeat("barely related ", 100), Truncatable: true}}},
+	}
+	got, err := buildContext(context.Background(), c, b, "base", layers, Query{}, history(9, 200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pin string
+	for _, m := range got.Messages {
+		if strings.HasPrefix(m.Content, "# Pinned note") {
+			pin = m.Content
+		}
+	}
+	if pin == "" {
+		t.Fatal("the pinned page was dropped")
+	}
+	body := strings.TrimSuffix(strings.SplitN(pin, "\n\n", 2)[1], TruncationMarker)
+	if len(body) < 4000 || !strings.HasSuffix(pin, "here."+TruncationMarker) {
+		t.Fatalf("pinned page kept %d characters, ending …%q; want most of its share, cut after a sentence", len(body), pin[len(pin)-60:])
+	}
+	if got.Tokens > b.Input {
+		t.Fatalf("used %d of %d tokens", got.Tokens, b.Input)
+	}
+}
+
+func TestPinnedNotesOutrankRetrievedDocumentsWhenRoomIsShort(t *testing.T) {
+	c := tokens.Estimate
+	b := Budget{Input: 1000, LayerShare: 0.4}
+	doc := "doc " + strings.Repeat("kb sentence. ", 100)   // ~330 tokens
+	note := "note " + strings.Repeat("pin sentence. ", 100) // ~350 tokens
+	// The KB layer comes first in layer order, the pinned one has priority.
+	layers := []Layer{
+		fixedLayer{"kb", []Block{{Layer: "kb", Text: doc, Truncatable: true}}},
+		prioritizedLayer{fixedLayer{"pinned_notes", []Block{{Layer: "pinned_notes", Text: note, Truncatable: true}}}},
+	}
+	got, err := buildContext(context.Background(), c, b, "base", layers, Query{}, history(5, 400)) // ~4×100 tokens of recent history
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Messages) < 3 || !strings.HasPrefix(got.Messages[1].Content, "doc ") || got.Messages[2].Content != note {
+		t.Fatalf("want the KB block (cut) then the whole pinned note, in layer order; got %d messages", len(got.Messages))
+	}
+	if !strings.HasSuffix(got.Messages[1].Content, TruncationMarker) || strings.Join(got.Trimmed, ",") != "kb" {
+		t.Fatalf("the KB block should be the one cut; trimmed=%v", got.Trimmed)
+	}
+}

@@ -102,6 +102,33 @@ func TestAPinnedPageGoesInFullAndTheIndexMarksIt(t *testing.T) {
 	}
 }
 
+// Issue 8, fault 5, end to end: a pinned page of 10,000 characters with no
+// newline on an 8k-token window is cut at a sentence, not dropped.
+func TestAPinnedOneLinePageSurvivesAnEightKWindow(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := newCore(t, srv, "CONTEXT_WINDOW_TOKENS=8192", "SESSION_NOTES_CONTENT_LIMIT=10000")
+	ctx := context.Background()
+	body := strings.Repeat("The deploy key lives in the vault. ", 300)[:10000]
+	page, err := c.Notes.Create(ctx, "Runbook", body, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "Where is the deploy key?", NotePageIDs: []int64{page.ID}}, event.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Wait()
+	var pinned string
+	for _, m := range srv.ChatRequests()[0].Messages {
+		if strings.HasPrefix(m.Content, "# Pinned note: Runbook") {
+			pinned = m.Content
+		}
+	}
+	if strings.Count(pinned, "The deploy key lives in the vault.") < 50 {
+		t.Fatalf("the pinned page was (almost) dropped: %d characters sent", len(pinned))
+	}
+}
+
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

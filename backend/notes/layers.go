@@ -136,6 +136,11 @@ type pinnedLayer struct {
 
 func (pinnedLayer) Name() string { return PinnedLayerName }
 
+// Priority is chat.PriorityUserChoice: the pages the user pinned get their
+// room in the context before what retrieval picked (the local KB), so a
+// short window cuts a barely related document before a pinned page.
+func (pinnedLayer) Priority() int { return chat.PriorityUserChoice }
+
 func (l pinnedLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, error) {
 	ps, err := l.svc.pinnedPages(ctx, q.SessionID)
 	if err != nil || len(ps) == 0 {

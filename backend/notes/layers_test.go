@@ -142,3 +142,14 @@ func TestPinnedLayerHasOneBlockPerPinnedPageInOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestPinnedPagesOutrankRetrievalInTheBudget(t *testing.T) {
+	svc, _ := openTest(t)
+	p, ok := PinnedLayer(svc, nil).(chat.Prioritized)
+	if !ok || p.Priority() != chat.PriorityUserChoice {
+		t.Fatal("the pinned layer does not claim the user's-choice priority, so a retrieved KB document could push a pin out")
+	}
+	if _, ok := IndexLayer(svc, nil).(chat.Prioritized); ok {
+		t.Fatal("the notes index claims a priority; only explicit pins should")
+	}
+}
