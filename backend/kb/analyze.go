@@ -9,7 +9,7 @@ import (
 
 	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
-	"golang.org/x/text/width"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The Japanese tokenizer: kagome v2 with the IPA dictionary. Loading it costs
@@ -40,21 +40,47 @@ const (
 	kindCJK                 // kanji, kana and the marks used inside Japanese words
 )
 
-// normRune folds full-width ASCII to ASCII and half-width katakana to
-// full-width (Unicode width folding), and lower-cases.
-func normRune(r rune) rune {
-	if r >= 0xFF00 && r <= 0xFFEF {
-		if f := width.LookupRune(r).Folded(); f != 0 {
-			r = f
+// normalizeText is the one form text takes before it is analysed, indexed,
+// queried or compared: Unicode NFKC over the whole string, then lower case.
+// NFKC folds every width and composition variant to one spelling — half-width
+// katakana with its separate voiced mark (ﾜｶﾞﾊｲ), full-width ASCII (ＶＵＥ),
+// a base letter plus a combining mark (カ+U+3099) and compatibility characters
+// (①, ㍻) — so the index and a query always meet. It must be applied to whole
+// strings (or to the segments normalizeAligned cuts), never rune by rune: a
+// voiced mark composes with the letter before it.
+func normalizeText(s string) string {
+	return strings.ToLower(norm.NFKC.String(s))
+}
+
+// normalizeAligned normalises text as normalizeText does and reports, for
+// every rune of the result, the runes of text it came from: [from[i], to[i]).
+// It lets a match found in normalised text be marked in the original.
+func normalizeAligned(text []rune) (out []rune, from, to []int) {
+	s := string(text)
+	out = make([]rune, 0, len(text))
+	from = make([]int, 0, len(text))
+	to = make([]int, 0, len(text))
+	ri := 0
+	for i := 0; i < len(s); {
+		n := norm.NFKC.NextBoundaryInString(s[i:], true)
+		if n <= 0 {
+			n = len(s) - i
 		}
-	}
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			return r + 'a' - 'A'
+		seg := s[i : i+n]
+		nr := utf8.RuneCountInString(seg)
+		if n == 1 && seg[0] < utf8.RuneSelf {
+			out = append(out, unicode.ToLower(rune(seg[0])))
+			from, to = append(from, ri), append(to, ri+1)
+		} else {
+			for _, r := range normalizeText(seg) {
+				out = append(out, r)
+				from, to = append(from, ri), append(to, ri+nr)
+			}
 		}
-		return r
+		ri += nr
+		i += n
 	}
-	return unicode.ToLower(r)
+	return out, from, to
 }
 
 func kindOf(r rune) runKind {
@@ -72,9 +98,10 @@ func kindOf(r rune) runKind {
 	return kindSep
 }
 
-// runs calls fn for each maximal run of word or CJK runes in s, normalised
-// by normRune, with the separator text that came before it ("" when the run
-// directly follows another, e.g. at a change of script).
+// runs calls fn for each maximal run of word or CJK runes in s, after
+// normalizeText, with the separator text that came before it ("" when the run
+// directly follows another, e.g. at a change of script). A combining mark
+// left uncomposed by NFKC (ア+U+3099) stays inside the run it follows.
 func runs(s string, fn func(kind runKind, run, gap string) error) error {
 	var b, gap strings.Builder
 	cur := kindSep
@@ -87,9 +114,11 @@ func runs(s string, fn func(kind runKind, run, gap string) error) error {
 		gap.Reset()
 		return fn(cur, run, g)
 	}
-	for _, r := range s {
-		r = normRune(r)
+	for _, r := range normalizeText(s) {
 		k := kindOf(r)
+		if cur != kindSep && unicode.Is(unicode.Mn, r) {
+			k = cur
+		}
 		if k != cur {
 			if err := flush(); err != nil {
 				return err
@@ -114,11 +143,14 @@ func tightGap(gap string) bool {
 // morph is one token of kagome's analysis, reduced to what indexing needs.
 type morph struct {
 	surface, base, pos0, pos1 string
+	// unknown is true for a word the dictionary does not hold (kagome's
+	// unknown-word grouping: a run of one script).
+	unknown bool
 }
 
 func analyzeJa(tk *tokenizer.Tokenizer, run string, fn func(m morph)) {
 	for _, t := range tk.Analyze(run, tokenizer.Normal) {
-		m := morph{surface: t.Surface}
+		m := morph{surface: t.Surface, unknown: t.Class == tokenizer.UNKNOWN}
 		m.pos0, _ = t.FeatureAt(0)
 		m.pos1, _ = t.FeatureAt(1)
 		if m.pos0 == "動詞" || m.pos0 == "形容詞" {
@@ -137,7 +169,29 @@ func (m morph) indexable() bool {
 	case "助詞", "助動詞", "記号", "フィラー":
 		return false
 	}
-	return true
+	return !m.junk()
+}
+
+// maxUnknownKanaRunes is the longest all-hiragana unknown word kept as a
+// term. Real words the dictionary lacks are short (ぴえん); a longer
+// hiragana run kagome could not split is a stretch of endings and
+// interjections (うかあっはいはいはい), not a word anyone searches for.
+const maxUnknownKanaRunes = 5
+
+// junk reports whether an unknown word is a fragment, not a word: one that
+// begins with a character no Japanese word begins with (a small kana, the
+// long-vowel mark, a combining mark: ょうかあっはいはいはい, cut off from
+// the syllable before it), or a long all-hiragana run. Neither is indexed nor
+// queried. Unknown katakana, kanji and Latin words (names, new terms) stay.
+func (m morph) junk() bool {
+	if !m.unknown || m.surface == "" {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(m.surface)
+	if strings.ContainsRune("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶー", first) || unicode.Is(unicode.Mn, first) {
+		return true
+	}
+	return isHiragana(m.surface) && utf8.RuneCountInString(m.surface) > maxUnknownKanaRunes
 }
 
 // key is the form a morpheme is indexed and queried under: the dictionary
@@ -247,6 +301,9 @@ func queryTermsJa(q string) ([]queryTerm, error) {
 
 // content reports whether a morpheme says what a question is about.
 func (m morph) content() bool {
+	if m.junk() {
+		return false
+	}
 	switch m.pos0 {
 	case "名詞":
 		switch m.pos1 {

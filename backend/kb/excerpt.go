@@ -46,12 +46,10 @@ func plainText(md string) string {
 type span struct{ start, end int }
 
 // findSpans returns the non-overlapping matches of the terms' forms in text
-// (compared rune by rune after normRune), longest match first at each place.
+// (compared after normalizeText, so ﾜｶﾞﾊｲ matches ワガハイ), longest match
+// first at each place, as spans of text's own runes.
 func findSpans(text []rune, terms []queryTerm) []span {
-	norm := make([]rune, len(text))
-	for i, r := range text {
-		norm[i] = normRune(r)
-	}
+	norm, from, to := normalizeAligned(text)
 	var forms [][]rune
 	for _, t := range terms {
 		for _, f := range t.Forms {
@@ -71,10 +69,11 @@ func findSpans(text []rune, terms []queryTerm) []span {
 			}
 		}
 		if matched > 0 {
-			if n := len(out); n > 0 && out[n-1].end == i {
-				out[n-1].end = i + matched // adjacent terms (所有 + 権) read as one mark
+			sp := span{from[i], to[i+matched-1]}
+			if n := len(out); n > 0 && out[n-1].end >= sp.start {
+				out[n-1].end = max(out[n-1].end, sp.end) // adjacent terms (所有 + 権) read as one mark
 			} else {
-				out = append(out, span{i, i + matched})
+				out = append(out, sp)
 			}
 			i += matched
 			continue

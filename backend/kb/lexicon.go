@@ -1,9 +1,5 @@
 package kb
 
-import (
-	"strings"
-)
-
 // ftsRow is what one chunk puts into an FTS5 table.
 type ftsRow struct{ title, heading, body string }
 
@@ -86,9 +82,4 @@ var trigramLexicon = lexicon{
 		return out, nil
 	},
 	terms: func(q string) ([]queryTerm, error) { return queryTermsTrigram(q), nil },
-}
-
-// normalizeText applies normRune to every rune.
-func normalizeText(s string) string {
-	return strings.Map(normRune, s)
 }

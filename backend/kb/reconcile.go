@@ -13,8 +13,8 @@ import (
 
 // analyzerVersion names how the stored FTS terms were made. When it changes
 // (another dictionary, other segmentation rules) the next pass rewrites every
-// document.
-const analyzerVersion = "kagome-v2.10/ipa-1.2.6/rules-1"
+// document. rules-2: whole-string NFKC, no fragment unknown words.
+const analyzerVersion = "kagome-v2.10/ipa-1.2.6/rules-2"
 
 // fileInfo is what a walk learns about a document without reading it.
 type fileInfo struct {
