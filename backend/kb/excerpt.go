@@ -42,6 +42,18 @@ func plainText(md string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
+// dropOwnHeading removes a section's own heading line (its first line, when
+// that is an ATX heading): a hit shows the heading beside the excerpt, so
+// keeping it would print it twice (所有権 所有権（ownership）は…).
+func dropOwnHeading(md string) string {
+	md = strings.TrimLeft(md, "\n")
+	first, rest, _ := strings.Cut(md, "\n")
+	if level, _ := atxHeading(first); level > 0 {
+		return rest
+	}
+	return md
+}
+
 // span is a match of a term in a rune slice, [start, end).
 type span struct{ start, end int }
 
@@ -96,7 +108,10 @@ func equalRunes(a, b []rune) bool {
 // the most distinct matched terms and marks every match «like this». With no
 // match it returns the section's opening.
 func excerpt(md string, terms []queryTerm, width int) string {
-	text := []rune(plainText(md))
+	text := []rune(plainText(dropOwnHeading(md)))
+	if len(text) == 0 {
+		text = []rune(plainText(md))
+	}
 	if len(text) == 0 {
 		return ""
 	}
