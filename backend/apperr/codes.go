@@ -24,7 +24,8 @@ const (
 	ChatMessageNotUTF8 Code = "chat.messageNotUtf8"
 	// ChatTooLongForModel: the message needs about {used} tokens, the window allows {limit}.
 	ChatTooLongForModel Code = "chat.tooLongForModel"
-	// ChatUnreachable: the model server at {host} could not be reached ({reason}: Go's words, e.g. "timed out").
+	// ChatUnreachable: the model server at {host} could not be reached ({reason}: Go's words, e.g. "timed out");
+	// param kind is "timeout", "refused", "noHost", "reset" or "" (other).
 	ChatUnreachable Code = "chat.unreachable"
 	// ChatToolLimit: the model kept calling tools for {rounds} rounds without answering.
 	ChatToolLimit Code = "chat.toolLimit"

@@ -2,14 +2,22 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"net/url"
+	"syscall"
+
+	"playchat/backend/apperr"
 )
 
-// userError renders err for the person at the window: a network failure
-// names the server and the reason instead of Go's "Post …: dial tcp …".
-func userError(err error) string {
+// userError is err as the person at the window reads it (English).
+func userError(err error) string { return userErr(err).Error() }
+
+// userInfo is err as the window receives it in an error event.
+func userInfo(err error) apperr.Info { return apperr.InfoOf(userErr(err)) }
+
+// userErr gives a network failure a code naming the server and the reason
+// instead of Go's "Post …: dial tcp …"; other errors come back unchanged.
+func userErr(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		host := ue.URL
@@ -24,7 +32,24 @@ func userError(err error) string {
 		if ue.Timeout() {
 			reason = "timed out"
 		}
-		return fmt.Sprintf("cannot reach the model server at %s (%s)", host, reason)
+		return apperr.New(apperr.ChatUnreachable, map[string]any{"host": host, "reason": reason, "kind": reachKind(ue)})
 	}
-	return err.Error()
+	return err
+}
+
+// reachKind sorts a transport failure for the window: "timeout", "refused",
+// "noHost", "reset", or "" for anything else.
+func reachKind(ue *url.Error) string {
+	var dns *net.DNSError
+	switch {
+	case ue.Timeout():
+		return "timeout"
+	case errors.Is(ue, syscall.ECONNREFUSED):
+		return "refused"
+	case errors.As(ue, &dns) && dns.IsNotFound:
+		return "noHost"
+	case errors.Is(ue, syscall.ECONNRESET):
+		return "reset"
+	}
+	return ""
 }

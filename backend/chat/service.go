@@ -6,7 +6,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"playchat/backend/apperr"
 	"playchat/backend/event"
 	"playchat/backend/llm"
 	"playchat/backend/memory"
@@ -48,10 +48,10 @@ type Settings struct {
 }
 
 // ErrNoModel means no model was chosen and DEFAULT_MODEL is empty.
-var ErrNoModel = errors.New("no model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings")
+var ErrNoModel error = apperr.New(apperr.ChatNoModel, nil)
 
 // ErrEmptyMessage means the user's text was empty or blank.
-var ErrEmptyMessage = errors.New("the message is empty")
+var ErrEmptyMessage error = apperr.New(apperr.ChatEmptyMessage, nil)
 
 // MaxMessageBytes caps one user message (1 MiB).
 const MaxMessageBytes = 1 << 20
@@ -163,10 +163,10 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 		return nil, ErrEmptyMessage
 	}
 	if len(req.Text) > MaxMessageBytes {
-		return nil, fmt.Errorf("the message is too long (%d bytes, at most %d MiB)", len(req.Text), MaxMessageBytes>>20)
+		return nil, apperr.New(apperr.ChatMessageTooLong, map[string]any{"bytes": len(req.Text), "maxMiB": MaxMessageBytes >> 20})
 	}
 	if !utf8.ValidString(req.Text) {
-		return nil, errors.New("the message is not valid UTF-8")
+		return nil, apperr.New(apperr.ChatMessageNotUTF8, nil)
 	}
 	if req.TurnID == "" {
 		req.TurnID = uuid.NewString()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/event"
 	"playchat/backend/llm"
 	"playchat/backend/store"
@@ -17,6 +18,11 @@ import (
 
 // ErrToolLimit means the model used up TOOL_MAX_ROUNDS without answering.
 var ErrToolLimit = errors.New("the model reached the tool-call limit")
+
+// toolLimit is the error of a turn that used up its rounds of tools.
+func toolLimit(rounds int) error {
+	return apperr.Wrap(apperr.ChatToolLimit, ErrToolLimit, map[string]any{"rounds": rounds})
+}
 
 // DefaultToolMaxRounds is TOOL_MAX_ROUNDS' default.
 const DefaultToolMaxRounds = 3
@@ -88,7 +94,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 			if len(res.ToolCalls) > 0 {
 				s.log.Warn("model called tools after the last tool round; ignored", "model", t.Model, "calls", len(res.ToolCalls))
 				if strings.TrimSpace(r.text.String()) == "" {
-					return r, fmt.Errorf("%w (%d rounds): it kept calling tools and gave no answer", ErrToolLimit, maxRounds)
+					return r, toolLimit(maxRounds)
 				}
 			}
 			return r, nil
@@ -118,8 +124,9 @@ func (s *Service) runToolCalls(ctx context.Context, t *Turn, msgs []llm.Message,
 		msg := fmt.Sprintf("error: the arguments of this %s call were cut off before they were complete "+
 			"(finish_reason %q), so it was not run. Send the call again with shorter arguments.",
 			call.Function.Name, res.FinishReason)
+		why := apperr.InfoOf(apperr.New(apperr.ToolArgumentsTruncated, nil))
 		act := event.ToolActivity{ID: call.ID, Name: call.Function.Name, Label: s.toolLabel(call.Function.Name),
-			Detail: "arguments truncated", Status: "error", Result: "truncated: not run"}
+			Detail: why.Message, Status: "error", Result: "truncated: not run", Error: &why}
 		em.Emit(event.Event{Type: event.Tool, Value: act})
 		r.activity = append(r.activity, act)
 		msgs = append(msgs, llm.Message{Role: "tool", ToolCallID: call.ID, Name: call.Function.Name, Content: msg})
@@ -146,9 +153,9 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 	var err error
 	switch {
 	case !ok:
-		err = fmt.Errorf("unknown tool %q", name)
+		err = apperr.New(apperr.ToolUnknown, map[string]any{"name": name})
 	case !json.Valid(args):
-		err = errors.New("the arguments are not valid JSON")
+		err = apperr.New(apperr.ToolBadArguments, nil)
 	default:
 		res, err = s.callTool(ctx, tool, tools.Call{SessionID: t.SessionID, Args: args})
 	}
@@ -158,12 +165,17 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 		act.Status = "error"
 		content = "error: " + err.Error()
 		s.log.Info("tool call failed", "tool", name, "err", err)
+		if apperr.CodeOf(err) == "" {
+			err = apperr.New(apperr.ToolFailed, map[string]any{"detail": err.Error()})
+		}
+		why := apperr.InfoOf(err)
+		act.Error = &why
 	}
 	act.Result = clipRunes(content, activityResultRunes)
 	if r := []rune(content); len(r) > MaxToolResultRunes {
 		content = string(r[:MaxToolResultRunes]) + fmt.Sprintf("\n…(truncated: %d of %d characters shown)", MaxToolResultRunes, len(r))
 	}
-	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result}})
+	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result, Error: act.Error}})
 	r.activity = append(r.activity, act)
 	if err == nil && res.NotesUpdated {
 		em.Emit(event.Event{Type: event.NotesUpdated})
@@ -180,7 +192,7 @@ func (s *Service) callTool(ctx context.Context, tool tools.Tool, call tools.Call
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("tool panicked", "tool", tool.Name, "panic", p, "stack", string(debug.Stack()))
-			err = fmt.Errorf("the tool failed unexpectedly")
+			err = apperr.New(apperr.ToolPanicked, nil)
 		}
 	}()
 	return tool.Run(ctx, call)

@@ -84,7 +84,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 
 	if err != nil && !stopped {
 		t.result.Err = err
-		em.Emit(event.Event{Type: event.Error, Value: userError(err)})
+		em.Emit(event.Event{Type: event.Error, Value: userInfo(err)})
 	} else {
 		em.Emit(event.Event{Type: event.Done})
 	}
@@ -111,5 +111,5 @@ func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
 		s.log.Error("store failed reply", "err", serr)
 	}
 	t.result = Result{Reply: reply, Err: err}
-	em.Emit(event.Event{Type: event.Error, Value: userError(err)})
+	em.Emit(event.Event{Type: event.Error, Value: userInfo(err)})
 }

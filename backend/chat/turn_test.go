@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/chat"
 	"playchat/backend/core"
 	"playchat/backend/event"
@@ -320,8 +321,13 @@ func TestAnUnreachableServerIsReportedPlainly(t *testing.T) {
 	c := newCore(t, srv, "OPENAI_BASE_URL=http://127.0.0.1:9/v1")
 	res, rec, _ := turn(t, c, "", "hi")
 	want := "cannot reach the model server at http://127.0.0.1:9 (connect: connection refused)"
-	if res.Err == nil || res.Reply.Error != want || rec.events[len(rec.events)-1].Value != want {
+	ev, _ := rec.events[len(rec.events)-1].Value.(apperr.Info)
+	if res.Err == nil || res.Reply.Error != want || ev.Message != want {
 		t.Fatalf("error = %q / %v", res.Reply.Error, rec.events[len(rec.events)-1].Value)
+	}
+	// The window words it from the code and params.
+	if ev.Code != apperr.ChatUnreachable || ev.Params["host"] != "http://127.0.0.1:9" || ev.Params["kind"] != "refused" {
+		t.Errorf("error event %+v", ev)
 	}
 }
 

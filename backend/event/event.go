@@ -3,6 +3,8 @@
 // JSON lines in the CLI, a recorder in tests).
 package event
 
+import "playchat/backend/apperr"
+
 // Type names one kind of turn event. The values match the original SSE stream
 // (seeds/architecture-ja.md, "SSE ストリーミング").
 type Type string
@@ -15,7 +17,7 @@ const (
 	Sources      Type = "sources"       // value: []Source
 	Chunk        Type = "chunk"         // value: a text delta (string)
 	Done         Type = "done"          // no value; the turn ended normally
-	Error        Type = "error"         // value: a user-readable error message (string)
+	Error        Type = "error"         // value: apperr.Info {code, params, message}: the code and params for the window, the English message for logs and the CLI
 )
 
 // Event is one message of a turn's stream, serialised as {"type":…,"value":…}.
@@ -46,7 +48,8 @@ func TurnEventName(turnID string) string { return "chat:turn:" + turnID }
 
 // ToolActivity is the value of a Tool event. A start carries Name, Label,
 // Detail and Status "running"; the end carries the same ID, Status "done" or
-// "error", and Result.
+// "error", Result and, for "error", Error. A call that was never run (its
+// arguments were cut off) has a single event with Status "error".
 type ToolActivity struct {
 	ID     string `json:"id"`
 	Name   string `json:"name,omitempty"`
@@ -54,6 +57,9 @@ type ToolActivity struct {
 	Detail string `json:"detail,omitempty"`
 	Status string `json:"status"`
 	Result string `json:"result,omitempty"`
+	// Error says why a call failed (an apperr.Tool* code, or the tool's own
+	// code); nil unless Status is "error".
+	Error *apperr.Info `json:"error,omitempty"`
 }
 
 // Source is one cited web page, the element of a Sources event.
