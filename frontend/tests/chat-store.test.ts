@@ -1,11 +1,13 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { watch } from 'vue'
 import type { TurnEnd, TurnHandlers } from '@/api/chat'
 import type { Message, Session, TurnStart } from '@/api/types'
-import { useChatStore } from '@/stores/chat'
+import { setChatFrameScheduler, useChatStore } from '@/stores/chat'
 import { useDraftStore } from '@/stores/drafts'
 import { useSessionStore } from '@/stores/sessions'
 import { useToastStore } from '@/stores/toasts'
+import type { FrameScheduler } from '@/utils/frameBatcher'
 import { flush } from './helpers'
 
 vi.mock('@/api/chat', () => ({ streamTurn: vi.fn() }))
@@ -74,8 +76,35 @@ function setup(current: string | null = 's1') {
   return { chat: useChatStore(), sessions, toasts: useToastStore(), drafts: useDraftStore() }
 }
 
+/** Frames that come at once: every chunk is applied as it arrives. */
+const immediateFrames: FrameScheduler = { frame: (cb) => (cb(), () => {}), timeout: () => () => {} }
+
+/** Frames the test runs by hand; counts how many were asked for. */
+function manualFrames() {
+  let queued: (() => void)[] = []
+  let requested = 0
+  const scheduler: FrameScheduler = {
+    frame(cb) {
+      requested++
+      queued.push(cb)
+      return () => (queued = queued.filter((f) => f !== cb))
+    },
+    timeout: () => () => {},
+  }
+  setChatFrameScheduler(scheduler)
+  return {
+    get requested() { return requested },
+    run() {
+      const fs = queued
+      queued = []
+      fs.forEach((f) => f())
+    },
+  }
+}
+
 beforeEach(() => {
   vi.clearAllMocks()
+  setChatFrameScheduler(immediateFrames)
   sessionsApi.messages.mockResolvedValue([])
   // After a turn the store refreshes the list; it must still hold the open session.
   sessionsApi.list.mockResolvedValue([session('s1'), session('s2')])
@@ -273,5 +302,100 @@ describe('chat store', () => {
     await flush()
     expect(chat.isStreaming).toBe(true)
     expect(chat.messages.at(-1)?.content).toBe('still going')
+  })
+})
+
+describe('chat store under a flood of chunks', () => {
+  it('applies 20,000 one-character chunks once per frame and ends with the complete text', async () => {
+    const frames = manualFrames()
+    const { chat } = setup()
+    const turn = fakeTurn()
+    chat.send('flood')
+    turn.start({})
+    await flush()
+    const reply = () => chat.messages.at(-1)!
+    let applies = 0
+    const stopWatch = watch(() => reply().content, () => applies++, { flush: 'sync' })
+    const text = Array.from({ length: 20000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('')
+    for (let i = 0; i < text.length; i++) {
+      turn.handlers.onChunk!(text[i])
+      if (i % 1000 === 999) frames.run() // ~20 frames while the flood lasts
+    }
+    expect(applies).toBe(20)
+    expect(frames.requested).toBe(20)
+    expect(reply().content).toBe(text)
+    // The last chunks, still waiting for a frame, are applied when the turn ends.
+    turn.handlers.onChunk!('!')
+    sessionsApi.messages.mockRejectedValueOnce(new Error('db busy')) // keep the live copy
+    turn.end({ ok: true })
+    await flush()
+    expect(chat.messages.at(-1)!.content).toBe(text + '!')
+    expect(applies).toBe(21)
+    stopWatch()
+  })
+
+  it('a reply that ends before any frame comes still shows all its text', async () => {
+    manualFrames() // frames never run: a hidden window with no timers either
+    const { chat } = setup()
+    const turn = fakeTurn()
+    chat.send('hi')
+    turn.start({})
+    for (const ch of 'complete text') turn.handlers.onChunk!(ch)
+    sessionsApi.messages.mockRejectedValueOnce(new Error('db busy'))
+    turn.end({ ok: false, error: 'connection reset', started: true })
+    await flush()
+    expect(chat.messages.at(-1)).toMatchObject({ content: 'complete text', status: 'partial' })
+  })
+
+  it('Stop during a flood shows stopping at once and the reply stops moving', async () => {
+    const frames = manualFrames()
+    const { chat } = setup()
+    const turn = fakeTurn()
+    chat.send('flood')
+    turn.start({})
+    await flush()
+    for (let i = 0; i < 500; i++) turn.handlers.onChunk!('x')
+    frames.run()
+    for (let i = 0; i < 30; i++) turn.handlers.onChunk!('y')
+    const stopping = chat.stop()
+    // Synchronously: what arrived up to the click is shown, the turn is stopping.
+    expect(chat.currentTurn?.status).toBe('stopping')
+    expect(chat.messages.at(-1)!.content).toBe('x'.repeat(500) + 'y'.repeat(30))
+    await stopping
+    expect(turn.stop).toHaveBeenCalledTimes(1)
+    // The backend is still sending while it cancels: nothing more moves.
+    for (let i = 0; i < 5000; i++) turn.handlers.onChunk!('z')
+    frames.run()
+    expect(chat.messages.at(-1)!.content).toBe('x'.repeat(500) + 'y'.repeat(30))
+    // The stored partial reply replaces the live one.
+    sessionsApi.messages.mockResolvedValue([msg(1, 'user', 'flood'), { ...msg(2, 'assistant', 'xxxx', 'partial'), error: 'stopped' }])
+    turn.end({ ok: true })
+    await flush()
+    expect(chat.isStreaming).toBe(false)
+    expect(chat.messages.at(-1)).toMatchObject({ content: 'xxxx', status: 'partial' })
+  })
+
+  it('a Stop that fails shows the text held back meanwhile and streams on', async () => {
+    const frames = manualFrames()
+    const { chat, toasts } = setup()
+    const turn = fakeTurn()
+    chat.send('flood')
+    turn.start({})
+    await flush()
+    let failStop!: (e: Error) => void
+    turn.stop.mockImplementationOnce(() => new Promise<void>((_, rej) => (failStop = rej)))
+    turn.handlers.onChunk!('a')
+    const stopping = chat.stop()
+    turn.handlers.onChunk!('b')
+    frames.run()
+    expect(chat.messages.at(-1)!.content).toBe('a')
+    failStop(new Error('stop failed'))
+    await stopping
+    expect(chat.currentTurn?.status).toBe('streaming')
+    expect(chat.messages.at(-1)!.content).toBe('ab')
+    expect(toasts.toasts.map((t) => t.message)).toEqual(['stop failed'])
+    turn.handlers.onChunk!('c')
+    frames.run()
+    expect(chat.messages.at(-1)!.content).toBe('abc')
   })
 })

@@ -119,3 +119,21 @@ describe('createFrameBatcher', () => {
     }
   })
 })
+
+describe('createFrameBatcher with a scheduler that calls back at once', () => {
+  it('applies each push immediately and leaves nothing scheduled', () => {
+    const cancelled = vi.fn()
+    const immediate: FrameScheduler = {
+      frame: (cb) => (cb(), cancelled),
+      timeout: () => {
+        throw new Error('no timer needed')
+      },
+    }
+    const apply = vi.fn()
+    const b = createFrameBatcher<string>(apply, { scheduler: immediate })
+    b.push('a')
+    b.push('b')
+    expect(apply.mock.calls).toEqual([[['a']], [['b']]])
+    expect(b.pending).toBe(0)
+  })
+})

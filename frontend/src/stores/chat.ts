@@ -7,6 +7,7 @@ import * as chatApi from '@/api/chat'
 import type { TurnEnd, TurnHandle } from '@/api/chat'
 import * as sessionsApi from '@/api/sessions'
 import type { Source, ToolActivity } from '@/api/types'
+import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '@/utils/frameBatcher'
 import {
   draftMessage, failedReply, fromStored, mergeTool, visibleMessages, type ChatMessage,
 } from '@/utils/turn'
@@ -30,6 +31,20 @@ export interface Turn {
   assistant: ChatMessage
 }
 
+interface LiveStream {
+  handle: TurnHandle
+  batcher: FrameBatcher<string>
+  /** Shows the text held back since Stop was pressed. */
+  release(): void
+}
+
+let frameScheduler: FrameScheduler | undefined
+
+/** Tests drive the chat store's frames by hand; undefined restores the browser's. */
+export function setChatFrameScheduler(s: FrameScheduler | undefined) {
+  frameScheduler = s
+}
+
 export const useChatStore = defineStore('chat', () => {
   const sessions = useSessionStore()
   const notes = useNotesStore()
@@ -44,7 +59,12 @@ export const useChatStore = defineStore('chat', () => {
   /** Bumped when a turn reports notes_updated. */
   const notesVersion = ref(0)
 
-  const handles = new Map<string, TurnHandle>()
+  /**
+   * The non-reactive side of each streaming turn, dropped when the turn ends:
+   * the adapter's handle, the batcher that applies streamed text at most once
+   * per frame, and a flush of text held back since Stop was pressed.
+   */
+  const streams = new Map<string, LiveStream>()
   let loadSeq = 0
   let keySeq = 0
 
@@ -107,7 +127,14 @@ export const useChatStore = defineStore('chat', () => {
 
   async function finishTurn(turnId: string, end: TurnEnd) {
     const turn = findTurn(turnId)
-    handles.delete(turnId)
+    const stream = streams.get(turnId)
+    streams.delete(turnId)
+    if (stream) {
+      // Everything that arrived is shown before the turn ends.
+      stream.batcher.flush()
+      stream.release()
+      stream.batcher.dispose()
+    }
     if (!turn) return
     turn.status = 'ended'
     turn.assistant.pending = false
@@ -161,13 +188,29 @@ export const useChatStore = defineStore('chat', () => {
     turns.value = [...turns.value, turn]
     // Work on the reactive proxy from here on.
     const live = turns.value[turns.value.length - 1]
+    // Text that arrives after Stop was pressed is held back (the reply stops
+    // moving at once) and shown only if the stop fails or the history cannot
+    // be read afterwards; the stored partial reply replaces it anyway.
+    let held = ''
+    const batcher = createFrameBatcher<string>((parts) => {
+      const text = parts.join('')
+      if (live.status === 'stopping') {
+        held += text
+        return
+      }
+      live.assistant.content += held + text
+      held = ''
+    }, { scheduler: frameScheduler })
+    const release = () => {
+      if (held === '') return
+      live.assistant.content += held
+      held = ''
+    }
     const handle = chatApi.streamTurn(
       { sessionId, text: body, model, notePageIds },
       {
         onSessionId: (id) => adoptSession(live, id),
-        onChunk: (delta) => {
-          live.assistant.content += delta
-        },
+        onChunk: (delta) => batcher.push(delta),
         onTool: (ev: ToolActivity) => {
           live.assistant.tools = mergeTool(live.assistant.tools, ev)
         },
@@ -182,7 +225,7 @@ export const useChatStore = defineStore('chat', () => {
       },
     )
     live.turnId = handle.turnId
-    handles.set(handle.turnId, markRaw(handle))
+    streams.set(handle.turnId, markRaw({ handle, batcher, release }))
     handle.started.then(
       (start) => {
         live.user.id = start.userMessage?.id ?? 0
@@ -200,13 +243,19 @@ export const useChatStore = defineStore('chat', () => {
   async function stop() {
     const turn = currentTurn.value
     if (!turn || turn.status !== 'streaming') return
-    const handle = handles.get(turn.turnId)
-    if (!handle) return
+    const stream = streams.get(turn.turnId)
+    if (!stream) return
+    // Show what arrived up to the click, then stop moving: the UI says
+    // "stopping" at once, whatever the backend is still sending.
+    stream.batcher.flush()
     turn.status = 'stopping'
     try {
-      await handle.stop()
+      await stream.handle.stop()
     } catch (e) {
-      if (turn.status === 'stopping') turn.status = 'streaming'
+      if (turn.status === 'stopping') {
+        turn.status = 'streaming'
+        stream.release()
+      }
       toasts.error(e)
     }
   }

@@ -60,6 +60,7 @@ export function createFrameBatcher<T>(
   const fallbackMs = opts.fallbackMs ?? FRAME_FALLBACK_MS
   let queue: T[] = []
   let cancels: (() => void)[] = []
+  let scheduled = false
   let disposed = false
 
   const unschedule = () => {
@@ -68,6 +69,7 @@ export function createFrameBatcher<T>(
   }
 
   const flush = () => {
+    scheduled = false
     unschedule()
     if (queue.length === 0) return
     const items = queue
@@ -79,14 +81,21 @@ export function createFrameBatcher<T>(
     push(item: T) {
       if (disposed) return
       queue.push(item)
-      if (cancels.length > 0) return // already scheduled
-      cancels = [scheduler.frame(flush), scheduler.timeout(flush, fallbackMs)]
+      if (scheduled) return
+      scheduled = true
+      // A scheduler may call back at once (tests): then nothing is left to wait for.
+      const cancelFrame = scheduler.frame(flush)
+      if (!scheduled) return
+      const cancelTimer = scheduler.timeout(flush, fallbackMs)
+      if (!scheduled) return cancelFrame()
+      cancels = [cancelFrame, cancelTimer]
     },
     flush() {
       if (!disposed) flush()
     },
     dispose() {
       disposed = true
+      scheduled = false
       unschedule()
       queue = []
     },
