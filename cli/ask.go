@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"playchat/backend/apperr"
 	"playchat/backend/chat"
 	"playchat/backend/event"
 )
@@ -65,9 +66,15 @@ func (p *printer) Emit(e event.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		b, err := json.Marshal(e)
+		var b []byte
+		var err error
+		if e.Type == event.Error {
+			b, err = json.Marshal(jsonError(e.Value))
+		} else {
+			b, err = json.Marshal(e)
+		}
 		if err != nil {
-			b, _ = json.Marshal(event.Event{Type: event.Error, Value: err.Error()})
+			b, _ = json.Marshal(jsonError(err))
 		}
 		p.w.Write(append(b, '\n'))
 		return
@@ -99,10 +106,33 @@ func (p *printer) Emit(e event.Event) {
 // as an error event in JSON mode.
 func (p *printer) fatal(err error) error {
 	if p.json {
-		p.Emit(event.Event{Type: event.Error, Value: err.Error()})
+		p.Emit(event.Event{Type: event.Error, Value: err})
 		return errReported
 	}
 	return err
+}
+
+// errorLine is an error event in --json mode: the English text as value and
+// its apperr code ("" when the error has none).
+type errorLine struct {
+	Type  event.Type  `json:"type"`
+	Value string      `json:"value"`
+	Code  apperr.Code `json:"code"`
+}
+
+// jsonError makes the errorLine of an error event's value: an apperr.Info
+// (a turn's error event), an error, or anything else (printed with %v).
+func jsonError(v any) errorLine {
+	var in apperr.Info
+	switch x := v.(type) {
+	case apperr.Info:
+		in = x
+	case error:
+		in = apperr.InfoOf(x)
+	default:
+		in = apperr.Info{Message: fmt.Sprint(v)}
+	}
+	return errorLine{Type: event.Error, Value: in.Message, Code: in.Code}
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"playchat/backend/apperr"
+	"playchat/backend/llm/llmtest"
+)
+
+func TestAskJSONErrorsCarryTheEnglishTextAndTheCode(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	env := testEnv(t, srv)
+	r := runCLI(t, append(env, "DEFAULT_MODEL="), "", "ask", "--json", "no model")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	var got map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
+		t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
+	}
+	want := map[string]any{"type": "error", "code": string(apperr.ChatNoModel),
+		"value": "no model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings"}
+	if len(got) != len(want) || got["type"] != want["type"] || got["code"] != want["code"] || got["value"] != want["value"] {
+		t.Errorf("error line %v, want %v", got, want)
+	}
+	if r.code != 1 {
+		t.Errorf("exit %d", r.code)
+	}
+
+	notFound := llmtest.Response{Status: 400, ErrorBody: `{"error":{"message":"model not found"}}`}
+	srv.Enqueue(notFound, notFound)
+	r = runCLI(t, env, "", "ask", "--json", "hi")
+	lines = strings.Split(strings.TrimSpace(r.stdout), "\n")
+	got = nil
+	_ = json.Unmarshal([]byte(lines[len(lines)-1]), &got)
+	if got["code"] != string(apperr.LLMProviderStatus) || got["value"] != "provider returned 400: model not found" {
+		t.Errorf("a provider's refusal as %v", got)
+	}
+}
+
+func TestJSONErrorOfAnUncodedErrorHasAnEmptyCode(t *testing.T) {
+	l := jsonError(errors.New("disk full"))
+	if l.Type != "error" || l.Value != "disk full" || l.Code != "" {
+		t.Errorf("%+v", l)
+	}
+}
