@@ -78,6 +78,7 @@ func instanceID(environ []string) string {
 	if err != nil {
 		dir = "default"
 	}
+		ErrorFormatter:   app.FormatError,
 	sum := sha256.Sum256([]byte(dir))
 	return "dev.playchat.desktop." + hex.EncodeToString(sum[:6])
 }

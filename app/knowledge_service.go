@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"path/filepath"
 
+	"playchat/backend/apperr"
 	"playchat/backend/kb"
 )
 
@@ -170,7 +170,7 @@ func (s *KnowledgeService) OpenFolder() error {
 	}
 	root := c.KB.Root()
 	if root == "" {
-		return fmt.Errorf("the knowledge base folder is not ready yet")
+		return apperr.New(apperr.KBNotReady, nil)
 	}
 	s.app.plat().OpenURL((&url.URL{Scheme: "file", Path: filepath.ToSlash(root)}).String())
 	return nil

@@ -2,12 +2,12 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/atomicfile"
 	"playchat/backend/session"
 )
@@ -53,7 +53,7 @@ func (s *SessionService) Rename(id, title string) (Session, error) {
 	}
 	title = strings.TrimSpace(title)
 	if title == "" || len([]rune(title)) > 200 {
-		return Session{}, fmt.Errorf("a title needs 1 to 200 characters")
+		return Session{}, apperr.New(apperr.SessionTitleLength, map[string]any{"max": 200})
 	}
 	x, err := c.DB.RenameSession(context.Background(), id, title)
 	return toSession(x), err

@@ -4,6 +4,8 @@ package app
 // TypeScript classes in frontend/wailsjs/go/models.ts. Times are RFC 3339
 // strings in UTC; the frontend shows them in the user's zone.
 
+import "playchat/backend/apperr"
+
 // Session is one chat session in the list.
 type Session struct {
 	ID        string `json:"id"`
@@ -43,6 +45,9 @@ type ToolActivity struct {
 	Detail string `json:"detail"`
 	Status string `json:"status"`
 	Result string `json:"result"`
+	// Error says why a call failed ({code, params, message}); nil unless
+	// Status is "error" (and in activity stored before codes existed).
+	Error *apperr.Info `json:"error,omitempty" ts_type:"any"`
 }
 
 // NotePage is one page of the shared notes. Section "" means ungrouped.

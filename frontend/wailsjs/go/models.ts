@@ -337,6 +337,7 @@ export namespace app {
 	    detail: string;
 	    status: string;
 	    result: string;
+	    error?: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new ToolActivity(source);
@@ -350,6 +351,7 @@ export namespace app {
 	        this.detail = source["detail"];
 	        this.status = source["status"];
 	        this.result = source["result"];
+	        this.error = source["error"];
 	    }
 	}
 	export class Message {
