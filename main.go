@@ -56,6 +56,7 @@ func main() {
 		OnDomReady:       a.DomReady,
 		OnShutdown:       a.Shutdown,
 		Bind:             a.Services(),
+		ErrorFormatter:   app.FormatError,
 		Linux:            &linux.Options{ProgramName: "playchat", Icon: icon},
 		// A second launch focuses the running window instead of opening
 		// another one on the same database.
@@ -78,7 +79,6 @@ func instanceID(environ []string) string {
 	if err != nil {
 		dir = "default"
 	}
-		ErrorFormatter:   app.FormatError,
 	sum := sha256.Sum256([]byte(dir))
 	return "dev.playchat.desktop." + hex.EncodeToString(sum[:6])
 }
