@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	_ "time/tzdata" // local times everywhere, even without the OS zone database
 
@@ -42,9 +43,30 @@ func main() {
 		stop()
 		os.Exit(code)
 	}
+	// Without a display GTK cannot start: say so in one line.
+	if err := cli.CheckDisplay(runtime.GOOS, os.Environ()); err != nil {
+		fmt.Fprintln(os.Stderr, "playchat:", err)
+		os.Exit(1)
+	}
+	if err := runWindow(); err != nil {
+		fmt.Fprintln(os.Stderr, "playchat:", err)
+		os.Exit(1)
+	}
+}
 
+// runWindow opens the window and returns when it closes. A display that is
+// set but cannot be opened makes Wails panic ("failed to init GTK"); that
+// panic becomes an error, any other keeps its stack trace.
+func runWindow() (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if err = cli.WindowPanic(v); err == nil {
+				panic(v)
+			}
+		}
+	}()
 	a := app.New(core.Options{Environ: os.Environ()})
-	err := wails.Run(&options.App{
+	return wails.Run(&options.App{
 		Title:            "playchat",
 		Width:            1200,
 		Height:           820,
@@ -65,10 +87,6 @@ func main() {
 			OnSecondInstanceLaunch: a.SecondInstance,
 		},
 	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "playchat:", err)
-		os.Exit(1)
-	}
 }
 
 // instanceID names the single-instance lock after the data dir, so two

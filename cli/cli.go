@@ -26,19 +26,6 @@ type Env struct {
 	Logger *slog.Logger
 }
 
-// IsCommand reports whether args (without the program name) start with a CLI
-// command, so main runs the CLI instead of the window.
-func IsCommand(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	switch args[0] {
-	case "ask", "sessions", "kb", "help", "-h", "--help", "version", "--version":
-		return true
-	}
-	return false
-}
-
 // Version is set by main.
 var Version = "dev"
 
@@ -57,17 +44,23 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = sessions(ctx, args[1:], env)
 	case "kb":
 		err = kbCmd(ctx, args[1:], env)
-	case "version", "--version":
+	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
-	case "help", "-h", "--help":
+	case "help", "-h", "--help", "-help":
 		usage(env.Stdout)
 	default:
+		fmt.Fprintln(env.Stderr, "playchat:", unknownCommand(args[0]))
+		fmt.Fprintln(env.Stderr)
 		usage(env.Stderr)
 		return 2
 	}
 	var ue usageError
+	var help helpRequested
 	switch {
 	case err == nil:
+		return 0
+	case errors.As(err, &help):
+		help.print(env.Stdout)
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintln(env.Stderr, "playchat:", err)
@@ -110,13 +103,65 @@ settings saved in the window (highest). PLAYCHAT_DATA_DIR sets the data dir.
 `)
 }
 
+// helpRequested is returned by a command asked for its help (-h, --help or
+// help): Run prints the command's usage lines and flags to stdout and exits 0.
+type helpRequested struct {
+	cmd string        // "ask", "kb search", …
+	fs  *flag.FlagSet // nil for a command with subcommands
+}
+
+func (h helpRequested) Error() string { return "help requested for " + h.cmd }
+
+func (h helpRequested) print(w io.Writer) {
+	var b strings.Builder
+	usage(&b)
+	fmt.Fprintln(w, "Usage:")
+	prefix := "  playchat " + h.cmd
+	keep := false
+	for line := range strings.SplitSeq(b.String(), "\n") {
+		switch {
+		case strings.HasPrefix(line, prefix+" ") || line == prefix:
+			keep = true
+		case strings.HasPrefix(line, "  playchat"), !strings.HasPrefix(line, "    "):
+			keep = false
+		}
+		if keep {
+			fmt.Fprintln(w, line)
+		}
+	}
+	if h.fs != nil {
+		fmt.Fprintln(w, "\nFlags:")
+		out := h.fs.Output()
+		h.fs.SetOutput(w)
+		h.fs.PrintDefaults()
+		h.fs.SetOutput(out)
+	}
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "--help", "-help", "help":
+		return true
+	}
+	return false
+}
+
 // parseInterspersed parses flags that may come before, between or after the
-// positional arguments, and returns the positionals.
+// positional arguments, and returns the positionals. -h or --help returns a
+// helpRequested error (Run prints the command's help and exits 0).
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	// The flag package would print the error and every flag to stderr; Run
+	// prints the error once, with a pointer to --help.
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(out)
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err.Error()}
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, helpRequested{cmd: fs.Name(), fs: fs}
+		} else if err != nil {
+			return nil, usageError{fmt.Sprintf("%v (playchat %s --help lists its flags)", err, fs.Name())}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

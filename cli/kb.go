@@ -19,6 +19,9 @@ func kbCmd(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
 		return usageError{"kb needs a subcommand: status, reindex, search or import"}
 	}
+	if isHelp(args[0]) {
+		return helpRequested{cmd: "kb"}
+	}
 	switch args[0] {
 	case "status":
 		return kbStatus(ctx, args[1:], env)

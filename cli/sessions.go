@@ -18,6 +18,9 @@ func sessions(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
 		return usageError{"sessions needs a subcommand: list, export or import"}
 	}
+	if isHelp(args[0]) {
+		return helpRequested{cmd: "sessions"}
+	}
 	switch args[0] {
 	case "list":
 		return sessionsList(ctx, args[1:], env)
