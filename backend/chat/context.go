@@ -80,13 +80,10 @@ type Budget struct {
 }
 
 // NewBudget derives the budget from a context window and the reply
-// reservation (both in tokens).
+// reservation (both in tokens), with tokens.InputBudget.
 func NewBudget(window, output int) Budget {
-	if output <= 0 || output > window/2 {
-		output = min(max(output, 256), window/4)
-	}
-	input := window - output - window/20
-	return Budget{Window: window, Output: output, Input: max(input, 256), LayerShare: 0.25}
+	input, output := tokens.InputBudget(window, output)
+	return Budget{Window: window, Output: output, Input: input, LayerShare: 0.25}
 }
 
 // Built is the context of one request and how it was cut.

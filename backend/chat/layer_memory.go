@@ -2,8 +2,8 @@ package chat
 
 import (
 	"context"
-	"strings"
 
+	"playchat/backend/memory"
 	"playchat/backend/store"
 )
 
@@ -12,10 +12,12 @@ import (
 type memoryLayer struct{ db *store.DB }
 
 // MemoryLayerHeader opens the long-term memory system message.
-const MemoryLayerHeader = "## Long-term memory\nSummaries of earlier parts of this conversation, oldest first. They are background: prefer the recent messages when they disagree."
+const MemoryLayerHeader = memory.LayerHeader
 
 func (memoryLayer) Name() string { return "memory" }
 
+// Build returns memory.LayerText of the session's active memories as one
+// block (the text memory.Summarizer.Compact measures).
 func (l memoryLayer) Build(ctx context.Context, q Query) ([]Block, error) {
 	if q.SessionID == "" {
 		return nil, nil
@@ -24,15 +26,7 @@ func (l memoryLayer) Build(ctx context.Context, q Query) ([]Block, error) {
 	if err != nil || len(mems) == 0 {
 		return nil, err
 	}
-	var b strings.Builder
-	b.WriteString(MemoryLayerHeader)
-	for _, m := range mems {
-		b.WriteString("\n\n### ")
-		b.WriteString(m.CreatedAt.Local().Format("2006-01-02 15:04"))
-		b.WriteString("\n")
-		b.WriteString(strings.TrimSpace(m.Summary))
-	}
 	// Truncatable: when over budget the newest summaries are the ones cut,
 	// and the memory compactor re-summarises the oldest after the turn.
-	return []Block{{Layer: "memory", Text: b.String(), Truncatable: true}}, nil
+	return []Block{{Layer: "memory", Text: memory.LayerText(mems), Truncatable: true}}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"playchat/backend/event"
 	"playchat/backend/llm"
 	"playchat/backend/llm/llmtest"
+	"playchat/backend/memory"
 	"playchat/backend/store"
 )
 
@@ -179,7 +180,7 @@ func TestTenTurnsMakeOneMemoryAndTheEleventhCarriesIt(t *testing.T) {
 	}
 }
 
-func TestAFailedSummaryLeavesMessagesActiveAndIsRetried(t *testing.T) {
+func TestAFailedSummaryLeavesMessagesActiveAndIsRetriedAfterABackoff(t *testing.T) {
 	failSummary := true
 	var mu sync.Mutex
 	srv := llmtest.NewServer(t, llmtest.WithDefault(func(r llmtest.RecordedRequest) llmtest.Response {
@@ -194,6 +195,8 @@ func TestAFailedSummaryLeavesMessagesActiveAndIsRetried(t *testing.T) {
 		return llmtest.Text("ok", 1)
 	}))
 	c := newCore(t, srv, "MEMORY_SUMMARIZE_THRESHOLD=4")
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	c.Summarizer.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	_, _, sid := turn(t, c, "", "a")
 	turn(t, c, sid, "b")
 	c.Summarizer.Wait()
@@ -201,18 +204,41 @@ func TestAFailedSummaryLeavesMessagesActiveAndIsRetried(t *testing.T) {
 	if n, _ := c.DB.CountActiveMessages(ctx, sid); n != 4 {
 		t.Fatalf("after failed summary active = %d, want 4", n)
 	}
+	summaries := func() int { return countNonStream(srv) }
+	failed := summaries()
+	// The next turn comes during the backoff: no new summary request.
 	mu.Lock()
 	failSummary = false
 	mu.Unlock()
 	turn(t, c, sid, "c")
 	c.Summarizer.Wait()
+	if got := summaries(); got != failed {
+		t.Fatalf("%d summary requests during the backoff", got-failed)
+	}
+	// After it the summary is tried again and works.
+	mu.Lock()
+	now = now.Add(memory.BackoffBase + time.Second)
+	mu.Unlock()
+	turn(t, c, sid, "d")
+	c.Summarizer.Wait()
 	mems, _ := c.DB.ActiveMemories(ctx, sid)
 	if len(mems) != 1 {
 		t.Fatalf("retry did not summarise: %+v", mems)
 	}
-	if n, _ := c.DB.CountActiveMessages(ctx, sid); n != 3 {
-		t.Fatalf("active after retry = %d, want 3 (6 − 3)", n)
+	if n, _ := c.DB.CountActiveMessages(ctx, sid); n != 4 {
+		t.Fatalf("active after retry = %d, want 4 (8 − 4)", n)
 	}
+}
+
+// countNonStream counts the chat requests that were not streamed (summaries).
+func countNonStream(srv *llmtest.Server) int {
+	n := 0
+	for _, r := range srv.ChatRequests() {
+		if !r.Stream {
+			n++
+		}
+	}
+	return n
 }
 
 func TestServerErrorsAndCutStreamsKeepTheUsersMessage(t *testing.T) {

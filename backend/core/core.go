@@ -127,7 +127,8 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	c.LLM = llm.New(providers(c.Config()), append(opts, o.LLMOptions...)...)
 	c.Summarizer = memory.New(db, c.LLM, func() memory.Settings {
 		cfg := c.Config()
-		return memory.Settings{Threshold: cfg.SummarizeThreshold, Model: cfg.SummaryModel}
+		return memory.Settings{Threshold: cfg.SummarizeThreshold, Model: cfg.SummaryModel,
+			ContextWindowTokens: cfg.ContextWindowTokens, MaxOutputTokens: cfg.MaxOutputTokens}
 	}, c.Log)
 	c.Tools = tools.NewRegistry()
 	c.Notes = notes.New(db)

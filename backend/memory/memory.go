@@ -12,9 +12,11 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"playchat/backend/llm"
 	"playchat/backend/store"
+	"playchat/backend/tokens"
 )
 
 // Completer is the LLM call a summary needs.
@@ -29,6 +31,12 @@ type Settings struct {
 	Threshold int
 	// Model summarises; "" uses the model of the turn that triggered it.
 	Model string
+	// ContextWindowTokens is CONTEXT_WINDOW_TOKENS: when > 0 it overrides
+	// the summariser model's window (tokens.ContextWindow), as for chat.
+	ContextWindowTokens int
+	// MaxOutputTokens is MAX_OUTPUT_TOKENS: the tokens reserved in the
+	// window for the summary and sent as the request's max tokens.
+	MaxOutputTokens int
 }
 
 // Summarizer runs summary jobs in the background, one at a time per session.
@@ -38,9 +46,11 @@ type Summarizer struct {
 	settings func() Settings
 	log      *slog.Logger
 
-	mu      sync.Mutex
-	running map[string]*job // per session: the job running now
-	wg      sync.WaitGroup
+	mu       sync.Mutex
+	running  map[string]*job    // per session: the job running now
+	failures map[string]failure // per session: consecutive failures
+	now      func() time.Time
+	wg       sync.WaitGroup
 }
 
 type job struct {
@@ -54,16 +64,24 @@ func New(db *store.DB, c Completer, settings func() Settings, log *slog.Logger) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Summarizer{db: db, llm: c, settings: settings, log: log, running: map[string]*job{}}
+	return &Summarizer{db: db, llm: c, settings: settings, log: log, running: map[string]*job{},
+		failures: map[string]failure{}, now: time.Now}
 }
 
 // Request asks for a summary check of the session after a turn, in the
 // background. model is the turn's model. compactBudget > 0 also asks to
 // re-summarise the oldest memories until they fit in compactBudget tokens
-// (estimated as runes/2, see Compact). Requests for a session that is being
-// summarised are coalesced into one more run after the current one.
+// (counted as the context builder counts layer 4, see Compact). Requests
+// for a session that is being summarised are coalesced into one more run
+// after the current one. While the session backs off after failed jobs
+// (see State) the request is ignored: a failing summary is not tried again
+// after every turn, and the CLI does not wait for it at exit.
 func (s *Summarizer) Request(sessionID, model string, compactBudget int) {
 	s.mu.Lock()
+	if s.backingOff(sessionID) {
+		s.mu.Unlock()
+		return
+	}
 	if j, ok := s.running[sessionID]; ok {
 		j.again = true
 		j.model = model
@@ -85,18 +103,19 @@ func (s *Summarizer) Request(sessionID, model string, compactBudget int) {
 			s.mu.Unlock()
 
 			ctx := context.Background()
-			if _, err := s.MaybeSummarize(ctx, sessionID, model); err != nil {
-				s.log.Warn("summary failed; messages stay active and it is tried again after the next turn",
+			_, err := s.MaybeSummarize(ctx, sessionID, model)
+			if err != nil {
+				s.log.Warn("summary failed; messages stay active and it is tried again after a backoff",
 					"session", sessionID, "err", err)
-			}
-			if compact > 0 {
-				if err := s.Compact(ctx, sessionID, model, compact); err != nil {
+			} else if compact > 0 {
+				if err = s.Compact(ctx, sessionID, model, compact); err != nil {
 					s.log.Warn("memory compaction failed", "session", sessionID, "err", err)
 				}
 			}
+			s.noteResult(sessionID, err)
 
 			s.mu.Lock()
-			if !j.again {
+			if !j.again || s.backingOff(sessionID) {
 				delete(s.running, sessionID)
 				s.mu.Unlock()
 				return
@@ -111,8 +130,13 @@ func (s *Summarizer) Request(sessionID, model string, compactBudget int) {
 func (s *Summarizer) Wait() { s.wg.Wait() }
 
 // MaybeSummarize summarises the oldest half of the session's active messages
-// into one memory when there are at least Threshold of them. It reports
-// whether a memory was written. On any error nothing changes.
+// — extended to the end of a turn, so a user message is never archived
+// without the reply to it — into one memory when there are at least
+// Threshold of them. Every request fits the summariser model's context
+// window: messages that do not fit one request are summarised in parts of
+// whole turns and the parts merged; a single turn too long for the window
+// is cut with CutMarker. It reports whether a memory was written. On any
+// error nothing changes.
 func (s *Summarizer) MaybeSummarize(ctx context.Context, sessionID, model string) (bool, error) {
 	set := s.settings()
 	if set.Threshold < 4 {
@@ -125,11 +149,17 @@ func (s *Summarizer) MaybeSummarize(ctx context.Context, sessionID, model string
 	if len(active) < set.Threshold {
 		return false, nil
 	}
-	part := active[:len(active)/2]
+	part := active[:turnSplit(active, len(active)/2)]
+	if len(part) == 0 {
+		return false, nil
+	}
 	if set.Model != "" {
 		model = set.Model
 	}
-	summary, err := s.summarise(ctx, sessionID, model, conversationPrompt, renderMessages(part))
+	if model == "" {
+		return false, errors.New("no model to summarise with")
+	}
+	summary, err := s.summariseMessages(ctx, sessionID, newPlan(model, set), part)
 	if err != nil {
 		return false, err
 	}
@@ -146,34 +176,46 @@ func (s *Summarizer) MaybeSummarize(ctx context.Context, sessionID, model string
 }
 
 // Compact re-summarises the oldest active memories of the session, two or
-// more at a time, until the layer fits in budget tokens (estimated at one
-// token per 2 runes, which over-counts English and matches Japanese) or only
-// one memory is left. Merged memories are kept in the DB.
+// more at a time, until layer 4 fits in budget tokens or only one memory is
+// left. The layer is counted as the context builder counts it: LayerText
+// with the counter of model (the turn's model, tokens.ForModel) plus the
+// per-message overhead. Each merge request fits the summariser model's
+// window. Merged memories are kept in the DB.
 func (s *Summarizer) Compact(ctx context.Context, sessionID, model string, budget int) error {
-	if set := s.settings(); set.Model != "" {
+	counter := tokens.ForModel(model)
+	set := s.settings()
+	if set.Model != "" {
 		model = set.Model
 	}
+	if model == "" {
+		return errors.New("no model to summarise with")
+	}
+	p := newPlan(model, set)
+	room := p.room(memoriesPrompt)
 	for i := 0; i < 8; i++ { // bounded: each round merges at least two
 		mems, err := s.db.ActiveMemories(ctx, sessionID)
 		if err != nil {
 			return err
 		}
-		total := 0
-		for _, m := range mems {
-			total += len([]rune(m.Summary))/2 + 8
-		}
-		if total <= budget || len(mems) < 2 {
+		if counter.Count(LayerText(mems))+tokens.MessageOverhead <= budget || len(mems) < 2 {
 			return nil
 		}
+		// The oldest half (at least two), fewer when they would not fit one
+		// request; two that do not fit are cut to half the room each.
 		n := max(2, len(mems)/2)
-		olds := mems[:n]
-		var b strings.Builder
-		ids := make([]int64, n)
-		for i, m := range olds {
-			ids[i] = m.ID
-			fmt.Fprintf(&b, "### %s\n%s\n\n", m.CreatedAt.Format("2006-01-02 15:04"), m.Summary)
+		text := renderMemories(p.counter, mems[:n], 0)
+		for n > 2 && p.counter.Count(text) > room {
+			n--
+			text = renderMemories(p.counter, mems[:n], 0)
 		}
-		summary, err := s.summarise(ctx, sessionID, model, memoriesPrompt, b.String())
+		if p.counter.Count(text) > room {
+			text = renderMemories(p.counter, mems[:n], room/2-8)
+		}
+		ids := make([]int64, n)
+		for i, m := range mems[:n] {
+			ids[i] = m.ID
+		}
+		summary, err := s.summarise(ctx, sessionID, p, memoriesPrompt, text)
 		if err != nil {
 			return err
 		}
@@ -184,13 +226,49 @@ func (s *Summarizer) Compact(ctx context.Context, sessionID, model string, budge
 	return nil
 }
 
-func (s *Summarizer) summarise(ctx context.Context, sessionID, model, instruction, text string) (string, error) {
-	if model == "" {
-		return "", errors.New("no model to summarise with")
+// renderMemories renders memories as dated sections for a merge request;
+// each summary is cut to limit tokens when limit > 0.
+func renderMemories(c tokens.Counter, mems []store.Memory, limit int) string {
+	var b strings.Builder
+	for _, m := range mems {
+		text := m.Summary
+		if limit > 0 {
+			text = tokens.Truncate(c, text, limit, CutMarker)
+		}
+		fmt.Fprintf(&b, "### %s\n%s\n\n", m.CreatedAt.Format("2006-01-02 15:04"), text)
 	}
+	return b.String()
+}
+
+// LayerHeader opens the long-term memory system message (context layer 4).
+const LayerHeader = "## Long-term memory\nSummaries of earlier parts of this conversation, oldest first. They are background: prefer the recent messages when they disagree."
+
+// LayerText is context layer 4's text for the session's active memories
+// (oldest first): LayerHeader, then each summary under its local date and
+// time. "" for no memories. The chat context builder sends it and Compact
+// measures it, so both count the same text.
+func LayerText(mems []store.Memory) string {
+	if len(mems) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(LayerHeader)
+	for _, m := range mems {
+		b.WriteString("\n\n### ")
+		b.WriteString(m.CreatedAt.Local().Format("2006-01-02 15:04"))
+		b.WriteString("\n")
+		b.WriteString(strings.TrimSpace(m.Summary))
+	}
+	return b.String()
+}
+
+// summarise sends one summary request (instruction as the system message,
+// text as the user message, the plan's output reservation as max tokens).
+func (s *Summarizer) summarise(ctx context.Context, sessionID string, p plan, instruction, text string) (string, error) {
 	out, err := s.llm.Complete(ctx, llm.Request{
-		Model:     model,
+		Model:     p.model,
 		SessionID: sessionID,
+		MaxTokens: p.output,
 		Messages: []llm.Message{
 			{Role: store.RoleSystem, Content: instruction},
 			{Role: store.RoleUser, Content: text},
@@ -214,14 +292,3 @@ const conversationPrompt = "Summarise the following part of a conversation betwe
 const memoriesPrompt = "The following are summaries of earlier parts of one conversation, oldest first. " +
 	"Merge them into one shorter summary that keeps every fact about the user, decisions, names, numbers " +
 	"and open questions. Write in their language, as concise bullet points, without preamble."
-
-func renderMessages(ms []store.Message) string {
-	var b strings.Builder
-	for _, m := range ms {
-		if strings.TrimSpace(m.Content) == "" {
-			continue
-		}
-		fmt.Fprintf(&b, "%s: %s\n\n", m.Role, m.Content)
-	}
-	return b.String()
-}

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"playchat/backend/llm"
 	"playchat/backend/store"
+	"playchat/backend/tokens"
 )
 
 // fakeLLM answers Complete with a fixed summary, or fails.
@@ -56,7 +58,7 @@ func addMessages(t *testing.T, db *store.DB, sid string, n int) {
 	}
 }
 
-func TestSummarisesTheOlderHalfAtTheThreshold(t *testing.T) {
+func TestSummarisesTheOlderHalfToTheEndOfATurnAtTheThreshold(t *testing.T) {
 	db, f, s, sid := setup(t, 6)
 	ctx := context.Background()
 	addMessages(t, db, sid, 5)
@@ -68,11 +70,14 @@ func TestSummarisesTheOlderHalfAtTheThreshold(t *testing.T) {
 		t.Fatalf("at the threshold: %v %v", done, err)
 	}
 	prompt := f.calls[0].Messages[1].Content
-	if !strings.Contains(prompt, "user: m0") || !strings.Contains(prompt, "user: m2") || strings.Contains(prompt, "m3") {
-		t.Fatalf("summarised text = %q, want the oldest 3 messages", prompt)
+	// Half of six is three, but m3 is the reply to m2: a question is never
+	// archived without its answer, so the oldest two turns go.
+	if !strings.Contains(prompt, "user: m0") || !strings.Contains(prompt, "user: m2") ||
+		!strings.Contains(prompt, "assistant: m3") || strings.Contains(prompt, "m4") {
+		t.Fatalf("summarised text = %q, want the oldest 4 messages (two whole turns)", prompt)
 	}
-	if n, _ := db.CountActiveMessages(ctx, sid); n != 3 {
-		t.Fatalf("active = %d, want 3", n)
+	if n, _ := db.CountActiveMessages(ctx, sid); n != 2 {
+		t.Fatalf("active = %d, want 2", n)
 	}
 }
 
@@ -113,10 +118,8 @@ func TestCompactMergesTheOldestMemoriesUntilTheyFit(t *testing.T) {
 	if !strings.Contains(f.calls[0].Messages[0].Content, "summaries of earlier parts") {
 		t.Fatal("memories were not merged with the memories prompt")
 	}
-	total := 0
-	for _, m := range active {
-		total += len([]rune(m.Summary))/2 + 8
-	}
+	// Measured as the context builder measures layer 4.
+	total := tokens.Estimate.Count(LayerText(active)) + tokens.MessageOverhead
 	if total > 250 && len(active) > 1 {
 		t.Fatalf("still %d estimated tokens in %d memories", total, len(active))
 	}
@@ -136,5 +139,91 @@ func TestRequestsForOneSessionRunOneAtATime(t *testing.T) {
 	n, _ := db.CountActiveMessages(context.Background(), sid)
 	if len(f.calls) < 1 || len(f.calls) > 2 || len(mems) != len(f.calls) || mems[0].MessageCount != 4 || n != 8-4-2*(len(mems)-1) {
 		t.Fatalf("memories %+v, active %d, calls %d", mems, n, len(f.calls))
+	}
+}
+
+func TestAFailingSummaryBacksOffExponentiallyPerSession(t *testing.T) {
+	db, f, s, sid := setup(t, 4)
+	other, _ := db.CreateSession(context.Background(), "u", "openai/x")
+	addMessages(t, db, sid, 4)
+	addMessages(t, db, other.ID, 4)
+	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	now := t0
+	s.SetClock(func() time.Time { return now })
+	f.fail = true
+
+	s.Request(sid, "openai/x", 0)
+	s.Wait()
+	st := s.State(sid)
+	if len(f.calls) != 1 || st.Status != StatusBackoff || st.Failures != 1 ||
+		!st.NextAttempt.Equal(t0.Add(BackoffBase)) || !strings.Contains(st.LastError, "provider down") {
+		t.Fatalf("after one failure: %d calls, state %+v", len(f.calls), st)
+	}
+	// Turns during the backoff do not try again.
+	for i := 0; i < 5; i++ {
+		s.Request(sid, "openai/x", 0)
+	}
+	s.Wait()
+	if len(f.calls) != 1 {
+		t.Fatalf("%d calls during the backoff, want none after the first", len(f.calls))
+	}
+	// Another session is not held back.
+	s.Request(other.ID, "openai/x", 0)
+	s.Wait()
+	if len(f.calls) != 2 || s.State(other.ID).Failures != 1 {
+		t.Fatalf("the other session was not tried: %d calls", len(f.calls))
+	}
+	// After the backoff: one more try, and the next wait doubles.
+	now = t0.Add(BackoffBase + time.Second)
+	s.Request(sid, "openai/x", 0)
+	s.Wait()
+	if st := s.State(sid); len(f.calls) != 3 || st.Failures != 2 || !st.NextAttempt.Equal(now.Add(2*BackoffBase)) {
+		t.Fatalf("second failure: %d calls, state %+v", len(f.calls), st)
+	}
+	// A success clears the state.
+	f.fail = false
+	now = now.Add(3 * BackoffBase)
+	s.Request(sid, "openai/x", 0)
+	s.Wait()
+	if st := s.State(sid); st.Status != StatusIdle || st.Failures != 0 || st.LastError != "" {
+		t.Fatalf("after a success: %+v", st)
+	}
+	if mems, _ := db.ActiveMemories(context.Background(), sid); len(mems) != 1 {
+		t.Fatalf("memories = %d", len(mems))
+	}
+}
+
+func TestBackoffDelayDoublesUpToTheCap(t *testing.T) {
+	if backoffDelay(1) != BackoffBase || backoffDelay(3) != 4*BackoffBase || backoffDelay(100) != BackoffMax {
+		t.Fatalf("delays %v %v %v", backoffDelay(1), backoffDelay(3), backoffDelay(100))
+	}
+}
+
+func TestTurnSplitNeverSeparatesAQuestionFromItsReply(t *testing.T) {
+	ms := func(roles string) []store.Message {
+		var out []store.Message
+		for _, r := range roles {
+			role := store.RoleUser
+			if r == 'a' {
+				role = store.RoleAssistant
+			}
+			out = append(out, store.Message{Role: role, Content: "x"})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		roles string
+		want  int
+		split int
+	}{
+		{"uaua", 2, 2},
+		{"uauaua", 3, 4}, // index 3 is a reply: extend to the next question
+		{"uaaaua", 2, 4}, // several replies (tool rounds, retries) stay with their question
+		{"uaaaaa", 3, 0}, // no later question: nothing can be split off
+		{"uuua", 1, 1},
+	} {
+		if got := turnSplit(ms(tt.roles), tt.want); got != tt.split {
+			t.Errorf("turnSplit(%s, %d) = %d, want %d", tt.roles, tt.want, got, tt.split)
+		}
 	}
 }

@@ -92,3 +92,17 @@ func ContextWindow(model string, override int) int {
 	}
 	return n
 }
+
+// InputBudget shares a context window (tokens) between the request and the
+// reply: output is the reply's reservation (MAX_OUTPUT_TOKENS), used as is
+// when 0 < output ≤ window/2 and otherwise replaced by min(max(output, 256),
+// window/4); input is what the request may use, window − output − a 5 %
+// margin for the counting error of estimated tokenizers, at least 256. The
+// chat context builder and the memory summariser both size their requests
+// with it.
+func InputBudget(window, output int) (input, reply int) {
+	if output <= 0 || output > window/2 {
+		output = min(max(output, 256), window/4)
+	}
+	return max(window-output-window/20, 256), output
+}
