@@ -261,6 +261,7 @@ func (s apiLogSink) RecordAPILog(ctx context.Context, l llm.APILog) error {
 	return s.c.DB.InsertAPILog(context.WithoutCancel(ctx), &store.APILog{
 		SessionID: l.SessionID, Model: l.Model, RequestJSON: cfg.Redact(l.RequestJSON),
 		ResponseText: l.ResponseText, Error: cfg.Redact(l.Error), LatencyMS: l.LatencyMS, CreatedAt: l.CreatedAt.UTC(),
+		PromptTokens: l.PromptTokens, CompletionTokens: l.CompletionTokens,
 	})
 }
 

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,11 +18,15 @@ const sinkTimeout = 5 * time.Second
 // failure.
 const CanceledLogError = "cancelled (stopped by the user)"
 
+// usage is the token usage a provider reported for one call.
+type usage struct{ prompt, completion int }
+
 // record sends one APILog for a Stream or Complete call. body is the request
 // sent (nil when the model did not resolve); calls are rendered after the
-// text. Keys are scrubbed from every field. Sink errors are logged only.
+// text; u is the reported usage. Keys are scrubbed from every field. Sink
+// errors are logged only.
 func (c *Client) record(ctx context.Context, req Request, ep Endpoint, body any, text string,
-	calls []ToolCall, callErr error, start time.Time) {
+	calls []ToolCall, u usage, callErr error, start time.Time) {
 	if callErr != nil {
 		c.log.Debug("llm: call failed", "model", req.Model, "latency", time.Since(start), "err", scrub(callErr.Error(), ep.APIKey))
 	} else {
@@ -36,9 +41,12 @@ func (c *Client) record(ctx context.Context, req Request, ep Endpoint, body any,
 		ResponseText: scrub(renderResponse(text, calls), ep.APIKey),
 		LatencyMS:    time.Since(start).Milliseconds(),
 		CreatedAt:    start.UTC(),
+
+		PromptTokens:     u.prompt,
+		CompletionTokens: u.completion,
 	}
 	if body != nil {
-		if b, err := json.Marshal(body); err == nil {
+		if b, err := marshalJSON(body); err == nil {
 			l.RequestJSON = scrub(string(b), ep.APIKey)
 		} else {
 			c.log.Warn("llm: cannot encode request for api_logs", "err", err)
@@ -63,7 +71,7 @@ func renderResponse(text string, calls []ToolCall) string {
 	if len(calls) == 0 {
 		return text
 	}
-	b, err := json.Marshal(calls)
+	b, err := marshalJSON(calls)
 	if err != nil {
 		return text
 	}
@@ -75,4 +83,52 @@ func renderResponse(text string, calls []ToolCall) string {
 	sb.WriteString("tool_calls: ")
 	sb.Write(b)
 	return sb.String()
+}
+
+// marshalJSON encodes v as compact JSON without HTML escaping, so the log
+// shows "&", "<" and ">" as sent rather than "\u0026", "\u003c", "\u003e".
+// json.Marshal escapes them for embedding in HTML, and so do types with
+// their own MarshalJSON (go-openai's messages), which an Encoder's
+// SetEscapeHTML(false) cannot reach: those escapes are undone with
+// unescapeHTML. No trailing newline.
+func marshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return unescapeHTML(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// unescapeHTML turns the escapes \u0026, \u003c and \u003e of valid JSON
+// back into "&", "<" and ">". An escaped backslash followed by "u0026"
+// (the text \u0026 itself) is left alone.
+func unescapeHTML(j []byte) []byte {
+	if !bytes.Contains(j, []byte(`\u00`)) {
+		return j
+	}
+	out := make([]byte, 0, len(j))
+	for i := 0; i < len(j); i++ {
+		if j[i] != '\\' || i+1 >= len(j) {
+			out = append(out, j[i])
+			continue
+		}
+		if j[i+1] == 'u' && i+6 <= len(j) {
+			switch string(j[i+2 : i+6]) {
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			case "003c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e":
+				out, i = append(out, '>'), i+5
+				continue
+			}
+		}
+		out = append(out, j[i], j[i+1]) // any other escape, kept whole
+		i++
+	}
+	return out
 }

@@ -37,7 +37,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text stri
 	var res StreamResult
 	ep, err := ResolveModel(req.Model, c.Providers())
 	if err != nil {
-		c.record(ctx, req, Endpoint{}, nil, "", nil, err, start)
+		c.record(ctx, req, Endpoint{}, nil, "", nil, usage{}, err, start)
 		return res, err
 	}
 	cr := buildChatRequest(ep, req)
@@ -57,7 +57,8 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text stri
 	})
 	res.Text = text.String()
 	res.ToolCalls, res.Truncated = acc.Result()
-	c.record(ctx, req, ep, cr, res.Text, append(append([]ToolCall(nil), res.ToolCalls...), res.Truncated...), err, start)
+	c.record(ctx, req, ep, cr, res.Text, append(append([]ToolCall(nil), res.ToolCalls...), res.Truncated...),
+		usage{res.PromptTokens, res.CompletionTokens}, err, start)
 	return res, err
 }
 
@@ -141,12 +142,13 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 	start := time.Now()
 	ep, err := ResolveModel(req.Model, c.Providers())
 	if err != nil {
-		c.record(ctx, req, Endpoint{}, nil, "", nil, err, start)
+		c.record(ctx, req, Endpoint{}, nil, "", nil, usage{}, err, start)
 		return "", err
 	}
 	cr := buildChatRequest(ep, req)
 	var text string
 	var calls []ToolCall
+	var used usage
 	err = c.withRetry(ctx, ep, "complete", func() (bool, error) {
 		oc, st := c.openaiClient(ep)
 		resp, err := oc.CreateChatCompletion(ctx, cr)
@@ -158,8 +160,9 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 		}
 		m := resp.Choices[0].Message
 		text, calls = m.Content, m.ToolCalls
+		used = usage{resp.Usage.PromptTokens, resp.Usage.CompletionTokens}
 		return false, nil
 	})
-	c.record(ctx, req, ep, cr, text, calls, err, start)
+	c.record(ctx, req, ep, cr, text, calls, used, err, start)
 	return text, err
 }

@@ -76,6 +76,11 @@ type APILog struct {
 	// LatencyMS is the wall time of the whole call in milliseconds,
 	// including retries and backoff.
 	LatencyMS int64
+	// PromptTokens and CompletionTokens are the usage the provider reported
+	// for the call (a streamed reply's usage-only final chunk included); 0
+	// when it reported none.
+	PromptTokens     int
+	CompletionTokens int
 	// CreatedAt is when the call started, in UTC.
 	CreatedAt time.Time
 }

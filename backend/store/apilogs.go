@@ -53,3 +53,32 @@ func (d *DB) ClearAPILogs(ctx context.Context) error {
 	_, err := d.bun.NewDelete().Table("api_logs").Where("1 = 1").Exec(ctx)
 	return err
 }
+
+// SessionUsage is the token usage of one session's logged LLM calls.
+type SessionUsage struct {
+	// SessionID is "" for calls made outside a session (model checks,
+	// embeddings of the knowledge base).
+	SessionID string `bun:"session_id"`
+	// Title is the session's title ("" when the session was deleted or
+	// SessionID is "").
+	Title string `bun:"title"`
+	// Calls counts the logged calls.
+	Calls int `bun:"calls"`
+	// PromptTokens and CompletionTokens sum the usage the providers
+	// reported (calls without usage count 0).
+	PromptTokens     int `bun:"prompt_tokens"`
+	CompletionTokens int `bun:"completion_tokens"`
+}
+
+// APILogUsage returns the token usage of the logged calls per session, the
+// session used most recently first.
+func (d *DB) APILogUsage(ctx context.Context) ([]SessionUsage, error) {
+	var out []SessionUsage
+	err := d.bun.NewRaw(`SELECT COALESCE(l.session_id, '') AS session_id, COALESCE(s.title, '') AS title,
+			COUNT(*) AS calls, COALESCE(SUM(l.prompt_tokens), 0) AS prompt_tokens,
+			COALESCE(SUM(l.completion_tokens), 0) AS completion_tokens
+		FROM api_logs l LEFT JOIN sessions s ON s.id = l.session_id
+		GROUP BY COALESCE(l.session_id, '')
+		ORDER BY MAX(l.id) DESC`).Scan(ctx, &out)
+	return out, err
+}

@@ -269,3 +269,29 @@ func TestTheDatabaseFileIsOwnerOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestAPILogUsageSumsTokensPerSession(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	s, _ := db.CreateSession(ctx, "旅行", "")
+	for _, l := range []APILog{
+		{SessionID: s.ID, Model: "m", PromptTokens: 100, CompletionTokens: 10},
+		{Model: "m", PromptTokens: 7},
+		{SessionID: s.ID, Model: "m", PromptTokens: 200, CompletionTokens: 20},
+	} {
+		if err := db.InsertAPILog(ctx, &l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := db.APILogUsage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SessionUsage{
+		{SessionID: s.ID, Title: "旅行", Calls: 2, PromptTokens: 300, CompletionTokens: 30},
+		{SessionID: "", Calls: 1, PromptTokens: 7},
+	}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("usage = %+v, want %+v", got, want)
+	}
+}
