@@ -42,11 +42,32 @@ describe('mergeNote', () => {
     expect(m.chunks[0]).toEqual({ kind: 'ok', lines: ['# 買い物'] })
   })
 
-  it('treats lines both sides added at the same place as a conflict, not a guess at their order', () => {
-    const m = mergeNote(base, base + '\n私の行', base + '\nAIの行')
+  it('keeps both when the draft and the AI added lines at the same place (the AI’s append last)', () => {
+    expect(mergeNote(base, base + '\n私の行\n二行目', base + '\nAIの行')).toEqual({
+      clean: true,
+      text: base + '\n私の行\n二行目\nAIの行',
+    })
+    // The same line added by both is kept once.
+    expect(mergeNote(base, base + '\n同じ行', base + '\n同じ行')).toEqual({ clean: true, text: base + '\n同じ行' })
+  })
+
+  it('merges an edit of the last line with lines appended after it', () => {
+    const m = mergeNote(base, base.replace('週末に行く', '週末に行く（雨なら延期）'), base + '\n- AI: 傘を持つ')
+    expect(m).toEqual({ clean: true, text: base.replace('週末に行く', '週末に行く（雨なら延期）') + '\n- AI: 傘を持つ' })
+    // …and lines the AI put before the line I edited.
+    const m2 = mergeNote('a\nb', 'a\nB', 'a\nnew\nb')
+    expect(m2).toEqual({ clean: true, text: 'a\nnew\nB' })
+  })
+
+  it('keeps the other side’s appended lines when the draft deleted the line before them', () => {
+    expect(mergeNote('a\nb', 'a', 'a\nb\nc')).toEqual({ clean: true, text: 'a\nc' })
+  })
+
+  it('reports a conflict when both rewrote the same lines, even with lines added around', () => {
+    const m = mergeNote('a\nb\nc', 'a\nB1\nc', 'a\nB2\nextra\nc')
     expect(m.clean).toBe(false)
     if (m.clean) return
-    expect(m.chunks).toContainEqual({ kind: 'conflict', mine: ['私の行'], base: [], theirs: ['AIの行'] })
+    expect(m.chunks).toContainEqual({ kind: 'conflict', mine: ['B1'], base: ['b'], theirs: ['B2', 'extra'] })
   })
 })
 

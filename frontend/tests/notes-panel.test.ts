@@ -6,6 +6,7 @@ import ConfirmDialog from '@/components/ConfirmDialog.vue'
 import NotePanel from '@/components/NotePanel.vue'
 import { useNotesStore } from '@/stores/notes'
 import { useSessionStore } from '@/stores/sessions'
+import { useToastStore } from '@/stores/toasts'
 import { testI18n } from './helpers'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
@@ -22,8 +23,8 @@ vi.mock('@/api/notes', () => ({
 }))
 const api = vi.mocked(await import('@/api/notes'))
 
-const page = (id: number, section = '', content = 'text ' + id): NotePage => ({
-  id, title: 'Page ' + id, content, section, position: 0, updatedAt: '2025-01-01T00:00:00Z',
+const page = (id: number, section = '', content = 'text ' + id, version = 1): NotePage => ({
+  id, title: 'Page ' + id, content, section, position: 0, updatedAt: '2025-01-01T00:00:00Z', version,
 })
 
 let wrapper: VueWrapper | null = null
@@ -147,11 +148,52 @@ describe('NotePanel', () => {
     expect((w.get('[data-testid="note-editor"]').element as HTMLTextAreaElement).value).toBe('edited')
     expect(w.get('[data-testid="note-tab-1"]').text()).toContain('●')
 
-    api.update.mockResolvedValue(page(1, '', 'edited'))
+    api.update.mockResolvedValue({ saved: true, page: page(1, '', 'edited', 2) })
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true }))
     await flushPromises()
-    expect(api.update).toHaveBeenCalledWith(1, 'Page 1', 'edited')
+    expect(api.update).toHaveBeenCalledWith(1, 'Page 1', 'edited', 1)
     expect(w.find('[data-testid="note-unsaved"]').exists()).toBe(false)
+  })
+
+  it('shows both sides of a clashing save, saves nothing until the user chooses, then saves the choice', async () => {
+    const w = await mountPanel()
+    await w.get('[data-testid="note-editor"]').setValue('my line')
+    api.update.mockResolvedValueOnce({ saved: false, page: page(1, '', 'the AI line', 2) })
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true }))
+    await flushPromises()
+    expect(api.update).toHaveBeenCalledTimes(1)
+    expect(w.get('[data-testid="note-clash-block-mine"]').text()).toBe('my line')
+    expect(w.get('[data-testid="note-clash-block-theirs"]').text()).toBe('the AI line')
+    expect(w.find('[data-testid="note-editor"]').exists()).toBe(false)
+    expect(w.get('[data-testid="note-save"]').attributes('disabled')).toBeDefined()
+    // Ctrl+S again does not write over the other change.
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true }))
+    await flushPromises()
+    expect(api.update).toHaveBeenCalledTimes(1)
+
+    api.update.mockResolvedValueOnce({ saved: true, page: page(1, '', 'my line\nthe AI line', 3) })
+    await w.get('[data-testid="note-clash-both"]').trigger('click')
+    await flushPromises()
+    expect(api.update).toHaveBeenLastCalledWith(1, 'Page 1', 'my line\nthe AI line', 2)
+    expect(w.find('[data-testid="note-clash"]').exists()).toBe(false)
+    expect((w.get('[data-testid="note-editor"]').element as HTMLTextAreaElement).value).toBe('my line\nthe AI line')
+    expect(w.find('[data-testid="note-unsaved"]').exists()).toBe(false)
+  })
+
+  it('saves a clean merge with the AI’s append and says so', async () => {
+    api.list.mockResolvedValue([page(1, '', 'a\nb')])
+    const w = await mountPanel()
+    await w.get('[data-testid="note-editor"]').setValue('A\nb')
+    api.update
+      .mockResolvedValueOnce({ saved: false, page: page(1, '', 'a\nb\nfrom the AI', 2) })
+      .mockResolvedValueOnce({ saved: true, page: page(1, '', 'A\nb\nfrom the AI', 3) })
+    await w.get('[data-testid="note-save"]').trigger('click')
+    await flushPromises()
+    expect(api.update).toHaveBeenLastCalledWith(1, 'Page 1', 'A\nb\nfrom the AI', 2)
+    expect(useToastStore().toasts.map((x) => x.message)).toContain(
+      'Saved, merged with the change made meanwhile (by the AI, for example)',
+    )
+    expect(w.find('[data-testid="note-clash"]').exists()).toBe(false)
   })
 
   it('previews the Markdown, sanitised', async () => {

@@ -35,8 +35,8 @@ const api = vi.mocked(await import('@/api/notes'))
 const chatApi = vi.mocked(await import('@/api/chat'))
 const sessionsApi = vi.mocked(await import('@/api/sessions'))
 
-const page = (id: number, section = '', content = 'text ' + id, title = 'Page ' + id): NotePage => ({
-  id, title, content, section, position: 0, updatedAt: '2025-01-01T00:00:00Z',
+const page = (id: number, section = '', content = 'text ' + id, title = 'Page ' + id, version = 1): NotePage => ({
+  id, title, content, section, position: 0, updatedAt: '2025-01-01T00:00:00Z', version,
 })
 const session = (id: string): Session => ({
   id, title: id, model: '', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z',
@@ -199,9 +199,10 @@ describe('notes store: editing', () => {
     notes.select(1)
     expect(notes.textOf(1)).toBe('my edit')
     expect(notes.dirtyIds).toEqual([1])
-    api.update.mockResolvedValue(page(1, '', 'my edit'))
-    await notes.save(1)
-    expect(api.update).toHaveBeenCalledWith(1, 'Page 1', 'my edit')
+    api.update.mockResolvedValue({ saved: true, page: page(1, '', 'my edit', 'Page 1', 2) })
+    expect(await notes.save(1)).toBe('saved')
+    expect(api.update).toHaveBeenCalledWith(1, 'Page 1', 'my edit', 1)
+    expect(notes.currentPage?.version).toBe(2)
     expect(notes.isDirty(1)).toBe(false)
     expect(notes.drafts).toEqual({})
   })
@@ -283,5 +284,102 @@ describe('notes store: drag and drop', () => {
     api.reorder.mockRejectedValueOnce(new Error('the order must list each of the 4 pages exactly once'))
     await expect(notes.drop(1, { kind: 'end' })).rejects.toThrow('exactly once')
     expect(notes.pages.map((p) => p.id)).toEqual([1, 2, 3, 4])
+  })
+})
+
+describe('notes store: saving over a page that changed meanwhile', () => {
+  const saved = '# 予定\n- 月曜: 会議\n- 火曜: 休み'
+  const others = [page(2, 'A'), page(3, 'A'), page(4, 'B')]
+  const at = (content: string, version: number) => page(1, '', content, 'Page 1', version)
+
+  async function editing(draft: string) {
+    api.update.mockReset()
+    api.list.mockResolvedValue([at(saved, 1), ...others])
+    const { notes } = setup()
+    await notes.load()
+    notes.setDraft(1, draft)
+    return notes
+  }
+
+  it('merges the draft with an append the server reports and saves the merge against the new version', async () => {
+    const notes = await editing(saved.replace('会議', '会議 10時'))
+    const appended = saved + '\n- AI: 水曜は歯医者'
+    api.update
+      .mockResolvedValueOnce({ saved: false, page: at(appended, 2) })
+      .mockImplementationOnce(async (_id, _t, content) => ({ saved: true, page: at(content, 3) }))
+    expect(await notes.save(1)).toBe('merged')
+    const merged = '# 予定\n- 月曜: 会議 10時\n- 火曜: 休み\n- AI: 水曜は歯医者'
+    expect(api.update).toHaveBeenNthCalledWith(1, 1, 'Page 1', saved.replace('会議', '会議 10時'), 1)
+    expect(api.update).toHaveBeenNthCalledWith(2, 1, 'Page 1', merged, 2)
+    expect(notes.currentPage).toMatchObject({ content: merged, version: 3 })
+    expect(notes.drafts).toEqual({})
+  })
+
+  it('merges before saving when it already knows the AI appended (no blind overwrite)', async () => {
+    const notes = await editing(saved.replace('休み', '休み（有給）'))
+    api.list.mockResolvedValue([at(saved + '\n- AI: 追記', 2), ...others])
+    await notes.onNotesUpdated()
+    expect(notes.hasConflict(1)).toBe(true)
+    api.update.mockImplementationOnce(async (_id, _t, content) => ({ saved: true, page: at(content, 3) }))
+    expect(await notes.save(1)).toBe('merged')
+    expect(api.update).toHaveBeenCalledTimes(1)
+    expect(api.update).toHaveBeenCalledWith(1, 'Page 1', '# 予定\n- 月曜: 会議\n- 火曜: 休み（有給）\n- AI: 追記', 2)
+  })
+
+  it('stops at a true conflict without saving, keeping both the draft and the other change', async () => {
+    const mine = saved.replace('会議', '出張')
+    const notes = await editing(mine)
+    const theirs = saved.replace('会議', '会議は中止')
+    api.update.mockResolvedValueOnce({ saved: false, page: at(theirs, 2) })
+    expect(await notes.save(1)).toBe('conflict')
+    expect(api.update).toHaveBeenCalledTimes(1) // only the refused save: nothing overwrote theirs
+    expect(notes.textOf(1)).toBe(mine)
+    expect(notes.currentPage).toMatchObject({ content: theirs, version: 2 })
+    const c = notes.conflictOf(1)!
+    expect(c.theirs.version).toBe(2)
+    expect(c.chunks).toContainEqual({ kind: 'conflict', mine: ['- 月曜: 出張'], base: ['- 月曜: 会議'], theirs: ['- 月曜: 会議は中止'] })
+    // Saving again (Ctrl+S) does not write over it either.
+    expect(await notes.save(1)).toBe('conflict')
+    expect(api.update).toHaveBeenCalledTimes(1)
+  })
+
+  it('merges the usual case cleanly: unsaved lines at the end and the AI’s append', async () => {
+    const notes = await editing(saved + '\n- 水曜: 私の予定')
+    api.update
+      .mockResolvedValueOnce({ saved: false, page: at(saved + '\n- AI: 木曜は雨', 2) })
+      .mockImplementationOnce(async (_id, _t, content) => ({ saved: true, page: at(content, 3) }))
+    expect(await notes.save(1)).toBe('merged')
+    expect(api.update).toHaveBeenLastCalledWith(1, 'Page 1', saved + '\n- 水曜: 私の予定\n- AI: 木曜は雨', 2)
+  })
+
+  it('saves the chosen side against the other change’s version once the user chooses', async () => {
+    const notes = await editing(saved.replace('休み', '出社'))
+    const theirs = saved.replace('休み', '在宅').replace('# 予定', '# 予定\n（AI が整理）')
+    api.update.mockResolvedValueOnce({ saved: false, page: at(theirs, 2) })
+    expect(await notes.save(1)).toBe('conflict')
+    api.update.mockImplementationOnce(async (_id, _t, content) => ({ saved: true, page: at(content, 3) }))
+    expect(await notes.resolveConflict(1, 'mine')).toBe('saved')
+    // My line where they conflict; the AI's other line, which did not conflict, is kept.
+    expect(api.update).toHaveBeenLastCalledWith(1, 'Page 1', '# 予定\n（AI が整理）\n- 月曜: 会議\n- 火曜: 出社', 2)
+    expect(notes.conflictOf(1)).toBeNull()
+    expect(notes.drafts).toEqual({})
+  })
+
+  it('keeping theirs drops the draft and writes nothing; editing by hand puts both sides in the draft', async () => {
+    const notes = await editing(saved.replace('休み', '出社'))
+    api.update.mockResolvedValueOnce({ saved: false, page: at(saved.replace('休み', '在宅'), 2) })
+    await notes.save(1)
+    expect(await notes.resolveConflict(1, 'theirs')).toBe('none')
+    expect(api.update).toHaveBeenCalledTimes(1)
+    expect(notes.drafts).toEqual({})
+    expect(notes.textOf(1)).toBe(saved.replace('休み', '在宅'))
+
+    notes.setDraft(1, saved.replace('休み', '出張'))
+    api.update.mockResolvedValueOnce({ saved: false, page: at(saved.replace('休み', '旅行'), 3) })
+    expect(await notes.save(1)).toBe('conflict')
+    expect(await notes.resolveConflict(1, 'edit', { mine: 'mine', theirs: 'AI' })).toBe('none')
+    expect(notes.textOf(1)).toBe('# 予定\n- 月曜: 会議\n<<<<<<< mine\n- 火曜: 出張\n=======\n- 火曜: 旅行\n>>>>>>> AI')
+    expect(notes.drafts[1]).toMatchObject({ base: saved.replace('休み', '旅行'), baseVersion: 3 })
+    expect(api.update).toHaveBeenCalledTimes(2)
   })
 })

@@ -11,9 +11,19 @@ export const list = (): Promise<NotePage[]> => call(async () => (await NotesServ
 export const create = (title: string, content: string, section: string): Promise<NotePage> =>
   call(() => NotesService.Create(title, content, section))
 
-/** Replaces a page's title and content. */
-export const update = (id: number, title: string, content: string): Promise<NotePage> =>
-  call(() => NotesService.Update(id, title, content))
+/** The outcome of a save: the saved page, or (saved false) the newer page that refused it. */
+export interface NoteSave {
+  saved: boolean
+  page: NotePage
+}
+
+/**
+ * Replaces a page's title and content if the page is still at `baseVersion`
+ * (the version the draft started from). Otherwise nothing is written and the
+ * result carries the current page, to merge with.
+ */
+export const update = (id: number, title: string, content: string, baseVersion: number): Promise<NoteSave> =>
+  call(() => NotesService.Update(id, title, content, baseVersion))
 
 /** Changes only a page's title; its stored content is left as it is. */
 export const rename = (id: number, title: string): Promise<NotePage> =>

@@ -212,7 +212,20 @@ const en: typeof ja = {
     unsavedTab: 'Has unsaved changes',
     discard: 'Discard changes',
     confirmDiscard: 'Discard the unsaved changes to “{title}”?',
-    conflict: 'This page was changed elsewhere (by the AI, for example) while you were editing. Saving overwrites that change.',
+    conflict:
+      'This page was changed elsewhere (by the AI, for example) while you were editing. Saving merges that change with yours; where they clash, you choose.',
+    merged: 'Saved, merged with the change made meanwhile (by the AI, for example)',
+    confirmSaveMarkers: 'The text still has conflict blocks (<<<<<<< … >>>>>>>). Save it as it is?',
+    clash: {
+      intro:
+        'While you were editing, this page was changed elsewhere (by the AI, for example) in the same place as your edit ({n} block). Nothing is saved until you choose; everything else is merged. | While you were editing, this page was changed elsewhere (by the AI, for example) in the same places as your edit ({n} blocks). Nothing is saved until you choose; everything else is merged.',
+      mine: 'Your edit',
+      theirs: 'Saved version',
+      keepMine: 'Keep mine',
+      keepTheirs: 'Keep the saved version',
+      keepBoth: 'Keep both',
+      edit: 'Edit by hand',
+    },
     placeholder: 'Write in Markdown…',
     emptyPreview: '(This page is empty)',
     menu: 'Page actions',

@@ -6,15 +6,42 @@ import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import * as api from '@/api/notes'
 import type { NotePage } from '@/api/types'
+import { mergeNote, resolveConflicts, withConflictMarkers, type ConflictChoice, type MergeChunk } from '@/utils/noteMerge'
 import { computeDrop, groupPages, sectionNames, type DropTarget } from '@/utils/noteOrder'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
 
-/** Unsaved text of a page, and the saved text it started from. */
+/** Unsaved text of a page, and the saved text (and its version) it started from. */
 export interface NoteDraft {
   content: string
   base: string
+  baseVersion: number
 }
+
+/**
+ * A save that could not merge by itself: the page changed since the draft
+ * began and both changed the same lines. Nothing was written; the page keeps
+ * the other change (`theirs`) and the draft keeps mine until the user chooses.
+ */
+export interface NoteConflict {
+  /** The merge: agreed lines and conflicting blocks with both sides. */
+  chunks: MergeChunk[]
+  /** The page as saved now (the other change), and its version. */
+  theirs: NotePage
+}
+
+/**
+ * What a save did: nothing to save, saved as is, saved after merging a change
+ * made meanwhile, stopped at a conflict for the user to settle, or skipped
+ * because a save of that page is already running.
+ */
+export type SaveOutcome = 'none' | 'saved' | 'merged' | 'conflict' | 'busy'
+
+/** How a conflict is settled: a side (or both) for every block, or by hand. */
+export type ConflictResolution = ConflictChoice | 'edit'
+
+/** How many times a save merges and retries while the page keeps changing. */
+export const MAX_SAVE_ATTEMPTS = 3
 
 export const useNotesStore = defineStore('notes', () => {
   const sessions = useSessionStore()
@@ -27,6 +54,10 @@ export const useNotesStore = defineStore('notes', () => {
   /** The page open in the editor. */
   const currentId = ref<number | null>(null)
   const drafts = ref<Record<number, NoteDraft>>({})
+  /** Saves that stopped at a conflict, by page id. */
+  const conflicts = ref<Record<number, NoteConflict>>({})
+  /** Pages whose save is running. */
+  const savingIds = ref<number[]>([])
   /** Pins of session `pinsSession` (the open chat once loaded). */
   const pins = ref<number[]>([])
   const pinsSession = ref<string | null>(null)
@@ -58,6 +89,9 @@ export const useNotesStore = defineStore('notes', () => {
     return !!d && !!p && isDirty(id) && p.content !== d.base
   }
   const dirtyIds = computed(() => pages.value.filter((p) => isDirty(p.id)).map((p) => p.id))
+  /** The conflict a save of the page stopped at, if any. */
+  const conflictOf = (id: number): NoteConflict | null => conflicts.value[id] ?? null
+  const isSaving = (id: number): boolean => savingIds.value.includes(id)
 
   /** The text the editor shows: the draft, else the saved content. */
   const textOf = (id: number): string => drafts.value[id]?.content ?? byId(id)?.content ?? ''
@@ -74,6 +108,9 @@ export const useNotesStore = defineStore('notes', () => {
       if (p && d.content !== p.content) kept[p.id] = d
     }
     drafts.value = kept
+    const open: Record<number, NoteConflict> = {}
+    for (const [k, c] of Object.entries(conflicts.value)) if (kept[Number(k)]) open[Number(k)] = c
+    conflicts.value = open
     pins.value = pins.value.filter((id) => ids.has(id))
     pendingPins.value = pendingPins.value.filter((id) => ids.has(id))
   }
@@ -138,26 +175,122 @@ export const useNotesStore = defineStore('notes', () => {
     if (!p) return
     const next = { ...drafts.value }
     if (content === p.content) delete next[id]
-    else next[id] = { content, base: drafts.value[id]?.base ?? p.content }
+    else {
+      const d = drafts.value[id]
+      next[id] = d ? { ...d, content } : { content, base: p.content, baseVersion: p.version }
+    }
     drafts.value = next
+  }
+
+  function clearConflict(id: number) {
+    if (!conflicts.value[id]) return
+    const next = { ...conflicts.value }
+    delete next[id]
+    conflicts.value = next
   }
 
   function discardDraft(id: number) {
     const next = { ...drafts.value }
     delete next[id]
     drafts.value = next
+    clearConflict(id)
   }
 
-  /** Saves the page's draft; does nothing without unsaved edits. */
-  async function save(id: number) {
+  /**
+   * Saves the page's draft against the version it started from. When the
+   * page changed meanwhile (the AI appended, another window saved), the draft
+   * and that change are merged three-way and the merge is saved: both are
+   * kept. When they changed the same lines nothing is saved, the page keeps
+   * the other change, and the conflict waits for resolveConflict.
+   */
+  async function save(id: number): Promise<SaveOutcome> {
     const p = byId(id)
     const d = drafts.value[id]
-    if (!p || !d || !isDirty(id)) return
-    const content = d.content
-    const saved = await api.update(id, p.title, content)
-    if (drafts.value[id]?.content === content) discardDraft(id)
-    else if (drafts.value[id]) drafts.value = { ...drafts.value, [id]: { ...drafts.value[id], base: saved.content } }
+    if (!p || !d || !isDirty(id)) return 'none'
+    if (conflicts.value[id]) return 'conflict'
+    if (isSaving(id)) return 'busy'
+    savingIds.value = [...savingIds.value, id]
+    try {
+      return await saveDraft(id, p, d)
+    } finally {
+      savingIds.value = savingIds.value.filter((x) => x !== id)
+    }
+  }
+
+  async function saveDraft(id: number, page: NotePage, draft: NoteDraft): Promise<SaveOutcome> {
+    const sent = draft.content
+    let mine = draft.content
+    let base = draft.base
+    let baseVersion = draft.baseVersion
+    let current = page
+    let merged = false
+    for (let attempt = 0; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
+      if (current.version !== baseVersion) {
+        // The page moved on since `base`: bring its change into the draft.
+        const m = mergeNote(base, mine, current.content)
+        if (!m.clean) {
+          conflicts.value = { ...conflicts.value, [id]: { chunks: m.chunks, theirs: current } }
+          return 'conflict'
+        }
+        merged ||= current.content !== base
+        mine = m.text
+        base = current.content
+        baseVersion = current.version
+        if (mine === current.content) {
+          settle(id, sent, current, baseVersion)
+          return merged ? 'merged' : 'saved'
+        }
+      }
+      if (attempt === MAX_SAVE_ATTEMPTS) break
+      const res = await api.update(id, current.title, mine, baseVersion)
+      if (res.saved) {
+        settle(id, sent, res.page, baseVersion)
+        return merged ? 'merged' : 'saved'
+      }
+      current = res.page
+      replacePage(current)
+    }
+    throw new Error(`note page ${id} kept changing while it was being saved; nothing was saved, the draft is kept`)
+  }
+
+  /**
+   * After a save wrote `saved` (or found the merge already stored): the draft
+   * is done, unless it was typed on during the save; then it stays, based on
+   * what was sent, so the next save merges it with `saved`.
+   */
+  function settle(id: number, sent: string, saved: NotePage, sentVersion: number) {
+    const d = drafts.value[id]
+    if (d && d.content !== sent) {
+      const base = saved.content === sent ? { base: saved.content, baseVersion: saved.version } : { base: sent, baseVersion: sentVersion }
+      drafts.value = { ...drafts.value, [id]: { content: d.content, ...base } }
+    } else if (d) {
+      discardDraft(id)
+    }
     replacePage(saved)
+  }
+
+  /**
+   * Settles a conflict: my lines, theirs, or both in every conflicting block
+   * (what merged cleanly is kept either way) and saves that; or 'edit' puts
+   * the merge with conflict blocks between marker lines into the draft, to
+   * finish by hand and save. `labels` name the sides in the markers.
+   */
+  async function resolveConflict(
+    id: number,
+    how: ConflictResolution,
+    labels = { mine: 'mine', theirs: 'saved' },
+  ): Promise<SaveOutcome> {
+    const c = conflicts.value[id]
+    if (!c) return 'none'
+    const text = how === 'edit' ? withConflictMarkers(c.chunks, labels) : resolveConflicts(c.chunks, how)
+    clearConflict(id)
+    const next = { ...drafts.value }
+    if (text === c.theirs.content) delete next[id]
+    else next[id] = { content: text, base: c.theirs.content, baseVersion: c.theirs.version }
+    drafts.value = next
+    // 'edit' waits for the user's save; a draft equal to the page needs none.
+    if (how === 'edit' || !next[id]) return 'none'
+    return save(id)
   }
 
   async function create(title: string, section: string, content = ''): Promise<NotePage> {
@@ -243,10 +376,10 @@ export const useNotesStore = defineStore('notes', () => {
   }
 
   return {
-    pages, loaded, loading, currentId, drafts, pins, pinsSession, pendingPins,
+    pages, loaded, loading, currentId, drafts, conflicts, savingIds, pins, pinsSession, pendingPins,
     currentPage, groups, sections, pinnedIds, dirtyIds,
-    isPinned, isDirty, hasConflict, textOf,
-    load, reloadPages, onNotesUpdated, select, setDraft, discardDraft, save,
+    isPinned, isDirty, hasConflict, conflictOf, isSaving, textOf,
+    load, reloadPages, onNotesUpdated, select, setDraft, discardDraft, save, resolveConflict,
     create, rename, remove, setSection, renameSection, drop, togglePin,
     pinsForNewChat, adoptPendingPins,
   }

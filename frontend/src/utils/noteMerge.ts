@@ -1,9 +1,12 @@
 // Three-way merge of a note page, line by line (node-diff3): the draft the
 // user is editing ("mine"), the text the draft started from ("base") and the
 // text saved meanwhile by someone else, usually the AI ("theirs"). Changes to
-// different lines merge cleanly; where both sides changed the same lines (or
-// both added lines at the same place) the result is a conflict that keeps
-// both sides, for the user to choose. Nothing here drops either side.
+// different lines merge cleanly, and so do two blocks diff3 only finds
+// touching: lines both sides added at the same place are kept both (mine
+// first, as git's union merge does: the AI's append stays last), and lines
+// one side only added before or after lines the other side edited go around
+// that edit. Where both sides changed the same lines the result is a conflict
+// that keeps both sides, for the user to choose. Nothing here drops either.
 import { diff3Merge } from 'node-diff3'
 
 /** Lines both sides agree on after the merge. */
@@ -43,11 +46,39 @@ export function mergeNote(base: string, mine: string, theirs: string): MergeResu
       if (last?.kind === 'ok') last.lines.push(...r.ok)
       else chunks.push({ kind: 'ok', lines: [...r.ok] })
     } else if (r.conflict) {
-      chunks.push({ kind: 'conflict', mine: r.conflict.a, base: r.conflict.o, theirs: r.conflict.b })
+      const { a, o, b } = r.conflict
+      const settled = settleAdjacent(a, o, b)
+      if (settled) {
+        const last = chunks[chunks.length - 1]
+        if (last?.kind === 'ok') last.lines.push(...settled)
+        else chunks.push({ kind: 'ok', lines: settled })
+      } else {
+        chunks.push({ kind: 'conflict', mine: a, base: o, theirs: b })
+      }
     }
   }
   if (chunks.every((c) => c.kind === 'ok')) return { clean: true, text: join(chunks.flatMap((c) => (c as MergeOk).lines)) }
   return { clean: false, chunks }
+}
+
+/** True when `ls` holds `part` at index `at`. */
+const holdsAt = (ls: string[], part: string[], at: number) => part.every((l, i) => ls[at + i] === l)
+
+/**
+ * The lines of a diff3 conflict block that is not a real conflict, or null:
+ * - both sides only added lines (the base block is empty): mine, then theirs;
+ * - one side kept the base block and only added lines before and/or after
+ *   it: those lines around the other side's version of the block.
+ */
+function settleAdjacent(mine: string[], base: string[], theirs: string[]): string[] | null {
+  if (base.length === 0) return [...mine, ...theirs]
+  const around = (edited: string[], grown: string[]): string[] | null => {
+    for (let at = 0; at + base.length <= grown.length; at++) {
+      if (holdsAt(grown, base, at)) return [...grown.slice(0, at), ...edited, ...grown.slice(at + base.length)]
+    }
+    return null
+  }
+  return around(mine, theirs) ?? around(theirs, mine)
 }
 
 /**
