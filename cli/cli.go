@@ -11,9 +11,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"playchat/backend/chat"
+	"playchat/backend/config"
 	"playchat/backend/core"
 )
 
@@ -175,9 +177,44 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// openCore opens the backend for one command. An invalid configuration value
+// (from .env, the environment or the saved settings) stops the command: the
+// window can start with one and show it, but a command would run with a
+// default the user did not choose.
 func openCore(ctx context.Context, env Env) (*core.Core, error) {
-	return core.Open(ctx, core.Options{Environ: env.Environ, Logger: env.Logger})
+	c, err := core.Open(ctx, core.Options{Environ: env.Environ, Logger: env.Logger})
+	if err != nil {
+		return nil, err
+	}
+	if cerr := c.ConfigError(); cerr != nil {
+		dir := c.DataDir
+		c.Close()
+		return nil, &ConfigError{Err: cerr, DotEnv: filepath.Join(dir, config.DotEnvFile)}
+	}
+	return c, nil
 }
+
+// ConfigError stops a command whose configuration has invalid values. Err
+// joins one *config.ValueError per value (each names the key, where it was
+// set and what is wrong; secrets are never shown).
+type ConfigError struct {
+	Err    error
+	DotEnv string // the .env file of the data dir, named in the message
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid configuration; fix or remove these values and run again (")
+	b.WriteString(e.DotEnv)
+	b.WriteString(", the environment, or Settings in the window):")
+	for line := range strings.SplitSeq(e.Err.Error(), "\n") {
+		b.WriteString("\n  ")
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func readAllText(r io.Reader) (string, error) {
 	if r == nil {

@@ -133,9 +133,14 @@ type Config struct {
 // errors.Join, each as a *ValueError naming the key, its source and (unless
 // the key is secret) the bad value.
 //
-// On error the returned Config is still complete and usable: each invalid
-// value is replaced by its key's default (source "default"), so the app can
-// start and show the errors in its settings page.
+// On error the returned Config is still complete, so the window can start
+// and show the errors, but it is not safe to run with: the CLI stops on the
+// error (cli.openCore). An invalid value of a KindURL key is kept as it was
+// given (Value reports it with its source, the typed field holds it), so the
+// provider refuses to send anything (llm.ErrInvalidBaseURL) instead of
+// sending the prompt and key to the default endpoint; any other invalid value
+// is replaced by its key's default (source "default"), none of which sends
+// data anywhere.
 func Resolve(l Layers, dataDir string) (Config, error) {
 	c := Config{
 		DataDir: dataDir,
@@ -148,11 +153,15 @@ func Resolve(l Layers, dataDir string) (Config, error) {
 		v, src := pick(l, s.Name)
 		if src != SourceDefault {
 			norm, err := s.check(v)
-			if err != nil {
+			switch {
+			case err != nil && s.Kind == KindURL:
+				err.Source = src
+				errs = append(errs, err)
+			case err != nil:
 				err.Source = src
 				errs = append(errs, err)
 				v, src = "", SourceDefault
-			} else {
+			default:
 				v = norm
 			}
 		}

@@ -259,9 +259,15 @@ func TestInvalidValuesNameTheKeyAndHideSecrets(t *testing.T) {
 					t.Fatalf("%s: Resolve accepted %q", layer, tt.value)
 				}
 				checkValueError(t, err, tt.key, tt.value, layer, tt.wantValue)
-				// The invalid value is replaced by the default.
+				// An invalid URL is kept (the provider refuses it; a default
+				// would send the data elsewhere); anything else is replaced
+				// by the default.
 				v, src := c.Value(tt.key)
-				if src != SourceDefault || v != specByName[tt.key].Default {
+				if specByName[tt.key].Kind == KindURL {
+					if src != layer || v != tt.value {
+						t.Errorf("%s: after the error Value = %q, %q; want the invalid URL kept", layer, v, src)
+					}
+				} else if src != SourceDefault || v != specByName[tt.key].Default {
 					t.Errorf("%s: after the error Value = %q, %q; want the default", layer, v, src)
 				}
 			}
@@ -437,6 +443,32 @@ func TestConfigPrintsWithSecretsMasked(t *testing.T) {
 		}
 		if !strings.Contains(s, "OPENAI_API_KEY") || !strings.Contains(s, "sk-…cdef") {
 			t.Errorf("printed config lacks the masked key: %s", s)
+		}
+	}
+}
+
+// issue 8: OPENAI_BASE_URL=localhost:41813 (no scheme) must not turn into
+// "use api.openai.com": every URL key keeps the invalid value in its typed
+// field, where the LLM client refuses it, and Resolve reports it.
+func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
+	for _, s := range specs {
+		if s.Kind != KindURL {
+			continue
+		}
+		c, err := Resolve(Layers{Env: map[string]string{s.Name: "localhost:41813"}}, t.TempDir())
+		var ve *ValueError
+		if !errors.As(err, &ve) || ve.Key != s.Name || ve.Source != SourceEnv {
+			t.Errorf("%s: Resolve error %v, want a ValueError for it from the environment", s.Name, err)
+		}
+		field := map[string]string{"OPENAI_BASE_URL": c.OpenAIBaseURL, "ANTHROPIC_BASE_URL": c.AnthropicBaseURL,
+			"OLLAMA_API_BASE": c.OllamaAPIBase, "LM_STUDIO_API_BASE": c.LMStudioAPIBase}
+		got, ok := field[s.Name]
+		if !ok {
+			t.Errorf("%s: a URL key this test does not know; add its Config field", s.Name)
+			continue
+		}
+		if got != "localhost:41813" {
+			t.Errorf("%s: typed field = %q, want the invalid value kept (never a default)", s.Name, got)
 		}
 	}
 }

@@ -218,7 +218,7 @@ func (c *Client) withRetry(ctx context.Context, ep Endpoint, op string, attempt 
 		isAPI := errors.As(err, &ae)
 		retry := !started && n < c.maxAttempts && ((isAPI && ae.retryable()) || (!isAPI && isConnError(ctx, err)))
 		if !retry {
-			return err
+			return withBaseURLHint(err, ep)
 		}
 		delay := c.baseDelay << (n - 1)
 		if isAPI && ae.RetryAfter > 0 {

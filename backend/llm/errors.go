@@ -26,6 +26,9 @@ var (
 	ErrUnknownProvider = errors.New("unknown model provider")
 	// ErrMissingKey: the provider needs an API key that is not configured.
 	ErrMissingKey = errors.New("missing API key")
+	// ErrInvalidBaseURL: a provider's base URL is set but is not an absolute
+	// http(s) URL; nothing is sent (not even to the provider's default).
+	ErrInvalidBaseURL = errors.New("invalid base URL")
 	// ErrToolsUnsupported: the provider answered 400 saying the model does
 	// not support tools / function calling. An *APIError matches it with
 	// errors.Is; the caller may retry the request without tools.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 
 	"playchat/backend/apperr"
@@ -76,7 +77,10 @@ func (e Endpoint) LogValue() slog.Value {
 //   - ErrNoModel: model is empty or has nothing after the provider prefix;
 //   - ErrUnknownProvider: no known provider prefix (the message names the string);
 //   - ErrMissingKey: openai with the default base URL and no OpenAIKey, or
-//     anthropic / openrouter without a key (the message names the variable).
+//     anthropic / openrouter without a key (the message names the variable);
+//   - ErrInvalidBaseURL: the provider's base URL is set but is not an
+//     absolute http(s) URL (e.g. "localhost:41813"). It is never replaced by
+//     the default, which would send the prompt and key somewhere else.
 //
 // openai with a custom OpenAIBaseURL and no key is allowed (local servers).
 func ResolveModel(model string, p Providers) (Endpoint, error) {
@@ -102,6 +106,9 @@ func ResolveModel(model string, p Providers) (Endpoint, error) {
 			return Endpoint{}, apperr.Wrap(apperr.LLMMissingKeyFor, ErrMissingKey,
 				map[string]any{"key": ae.Params["key"], "model": s})
 		}
+		if errors.Is(err, ErrInvalidBaseURL) {
+			return Endpoint{}, err
+		}
 		return Endpoint{}, fmt.Errorf("%w (needed for %q)", err, s)
 	}
 	if strings.TrimSpace(name) == "" {
@@ -111,10 +118,43 @@ func ResolveModel(model string, p Providers) (Endpoint, error) {
 	return ep, nil
 }
 
+// baseURLKeys names the configuration variable of each provider's base URL,
+// for errors and hints (OpenRouter's has none).
+var baseURLKeys = map[string]string{
+	ProviderOpenAI:    "OPENAI_BASE_URL",
+	ProviderAnthropic: "ANTHROPIC_BASE_URL",
+	ProviderOllama:    "OLLAMA_API_BASE",
+	ProviderLMStudio:  "LM_STUDIO_API_BASE",
+}
+
+// checkBase returns ErrInvalidBaseURL (coded apperr.ConfigInvalidValue with
+// the variable, value and reason) when base is set but is not an absolute
+// http:// or https:// URL with a host.
+func checkBase(provider, base string) error {
+	b := strings.TrimSpace(base)
+	if b == "" {
+		return nil
+	}
+	if u, err := url.Parse(b); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return nil
+	}
+	key := baseURLKeys[provider]
+	if key == "" {
+		key = provider + " base URL"
+	}
+	return apperr.Wrap(apperr.ConfigInvalidValue, ErrInvalidBaseURL, map[string]any{
+		"key": key, "value": b, "reason": apperr.New(apperr.ConfigReasonURL, nil)})
+}
+
 // resolveProvider returns the endpoint (without Model) of one provider prefix.
-// Errors: ErrUnknownProvider, ErrMissingKey (wrapped).
+// Errors: ErrUnknownProvider, ErrMissingKey, ErrInvalidBaseURL (wrapped).
 func resolveProvider(provider string, p Providers) (Endpoint, error) {
 	ep := Endpoint{Provider: provider}
+	bases := map[string]string{ProviderOpenAI: p.OpenAIBaseURL, ProviderAnthropic: p.AnthropicBaseURL,
+		ProviderOllama: p.OllamaBase, ProviderLMStudio: p.LMStudioBase, ProviderOpenRouter: p.OpenRouterBaseURL}
+	if err := checkBase(provider, bases[provider]); err != nil {
+		return Endpoint{}, err
+	}
 	switch provider {
 	case ProviderOpenAI:
 		ep.BaseURL = baseOr(p.OpenAIBaseURL, DefaultOpenAIBaseURL)
@@ -147,6 +187,41 @@ func resolveProvider(provider string, p Providers) (Endpoint, error) {
 	}
 	return ep, nil
 }
+
+// defaultBases are the base URLs an Endpoint gets when its Providers field
+// is empty (Ollama's with the /v1 resolveProvider adds).
+var defaultBases = map[string]string{
+	ProviderOpenAI:     DefaultOpenAIBaseURL,
+	ProviderAnthropic:  DefaultAnthropicBaseURL,
+	ProviderOllama:     DefaultOllamaBase + "/v1",
+	ProviderLMStudio:   DefaultLMStudioBaseURL,
+	ProviderOpenRouter: DefaultOpenRouterBaseURL,
+}
+
+// withBaseURLHint adds a hint to a 404 answer from a base URL the user set:
+// a wrong path (…/wrong, a missing /v1) answers 404 for every request, and
+// the provider's "404 page not found" does not say where to look. A 404 that
+// names a model (Ollama's "model … not found") is left as it is.
+func withBaseURLHint(err error, ep Endpoint) error {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 404 || ep.BaseURL == defaultBases[ep.Provider] ||
+		strings.Contains(strings.ToLower(ae.Message), "model") || strings.Contains(ae.Message, baseURLHintMark) {
+		return err
+	}
+	key := baseURLKeys[ep.Provider]
+	if key == "" {
+		key = "the base URL"
+	}
+	if ae.Message == "" {
+		ae.Message = "Not Found"
+	}
+	ae.Message += fmt.Sprintf("; the base URL %s (%s)%s, to which /chat/completions is added (usually ending in /v1)",
+		ep.BaseURL, key, baseURLHintMark)
+	return err
+}
+
+// baseURLHintMark is the heart of withBaseURLHint's hint (added only once).
+const baseURLHintMark = " looks wrong: it should be the root of an OpenAI-compatible API"
 
 // missingKey is the ErrMissingKey of a provider whose key variable is unset.
 func missingKey(variable string) error {
