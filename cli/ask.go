@@ -3,14 +3,17 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 
 	"playchat/backend/apperr"
 	"playchat/backend/chat"
+	"playchat/backend/config"
 	"playchat/backend/event"
 )
 
@@ -42,6 +45,9 @@ func ask(ctx context.Context, args []string, env Env) error {
 	c.ReconcileKB(ctx)
 
 	turn, err := c.Chat.Start(ctx, chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}, em)
+	if errors.Is(err, chat.ErrNoModel) {
+		err = noModelError{dotEnv: filepath.Join(c.DataDir, config.DotEnvFile)}
+	}
 	if err != nil {
 		return em.fatal(err)
 	}
@@ -53,6 +59,17 @@ func ask(ctx context.Context, args []string, env Env) error {
 	}
 	return nil
 }
+
+// noModelError is chat.ErrNoModel (code chat.noModel) worded for the
+// terminal: the window's wording points at its model picker.
+type noModelError struct{ dotEnv string }
+
+func (e noModelError) Error() string {
+	return "no model is configured: pass --model provider/model (e.g. --model openai/gpt-4o-mini), " +
+		"or set DEFAULT_MODEL in " + e.dotEnv + " or the environment"
+}
+
+func (e noModelError) Unwrap() error { return chat.ErrNoModel }
 
 // printer is the CLI's event.Emitter.
 type printer struct {
