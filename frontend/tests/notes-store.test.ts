@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { TurnEnd, TurnHandlers } from '@/api/chat'
 import type { NotePage, Session, TurnStart } from '@/api/types'
 import { useChatStore } from '@/stores/chat'
-import { useNotesStore } from '@/stores/notes'
+import { MAX_SAVE_ATTEMPTS, useNotesStore } from '@/stores/notes'
 import { useSessionStore } from '@/stores/sessions'
 import { flush } from './helpers'
 
@@ -350,6 +350,46 @@ describe('notes store: saving over a page that changed meanwhile', () => {
       .mockImplementationOnce(async (_id, _t, content) => ({ saved: true, page: at(content, 3) }))
     expect(await notes.save(1)).toBe('merged')
     expect(api.update).toHaveBeenLastCalledWith(1, 'Page 1', saved + '\n- 水曜: 私の予定\n- AI: 木曜は雨', 2)
+  })
+
+  it('gives up with an error, saving nothing and keeping the draft, when the page keeps changing', async () => {
+    const mine = saved.replace('会議', '会議 10時')
+    const notes = await editing(mine)
+    let v = 1
+    api.update.mockImplementation(async () => {
+      v++
+      return { saved: false, page: at(saved + '\n- AI: ' + v, v) }
+    })
+    await expect(notes.save(1)).rejects.toThrow('kept changing')
+    expect(api.update).toHaveBeenCalledTimes(MAX_SAVE_ATTEMPTS)
+    expect(notes.textOf(1)).toBe(mine)
+    expect(notes.isSaving(1)).toBe(false)
+  })
+
+  it('keeps what was typed during a merged save as a draft that the next save merges again', async () => {
+    const notes = await editing(saved.replace('会議', '会議 10時'))
+    const appended = saved + '\n- AI: 追記'
+    let release!: () => void
+    api.update.mockResolvedValueOnce({ saved: false, page: at(appended, 2) }).mockImplementationOnce(
+      (_id, _t, content) =>
+        new Promise((r) => {
+          release = () => r({ saved: true, page: at(content, 3) })
+        }),
+    )
+    const saving = notes.save(1)
+    await flush()
+    expect(await notes.save(1)).toBe('busy')
+    notes.setDraft(1, saved.replace('会議', '会議 10時') + '\n- 私: 後から')
+    release()
+    expect(await saving).toBe('merged')
+    const mergedText = '# 予定\n- 月曜: 会議 10時\n- 火曜: 休み\n- AI: 追記'
+    expect(notes.currentPage).toMatchObject({ content: mergedText, version: 3 })
+    expect(notes.drafts[1]).toMatchObject({ content: saved.replace('会議', '会議 10時') + '\n- 私: 後から', baseVersion: 2 })
+    // The next save brings the AI's line into the later typing instead of
+    // dropping it (lines added at the same place: mine first, the AI's last).
+    api.update.mockImplementationOnce(async (_id, _t, content) => ({ saved: true, page: at(content, 4) }))
+    expect(await notes.save(1)).toBe('merged')
+    expect(api.update).toHaveBeenLastCalledWith(1, 'Page 1', saved.replace('会議', '会議 10時') + '\n- 私: 後から\n- AI: 追記', 3)
   })
 
   it('saves the chosen side against the other change’s version once the user chooses', async () => {
