@@ -48,10 +48,17 @@ fakellm:
 	go build -o build/bin/fakellm ./backend/llm/llmtest/cmd/fakellm
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
+## (main flow, notes, floods of chunks, a recovered panic, a 200-turn soak)
 e2e: build fakellm
 	scripts/e2e.sh
 	scripts/e2e-notes.sh
+	scripts/e2e-flood.sh
+	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run TestRecoveredPanic -v .
+	scripts/soak.sh $(SOAK_TURNS)
+
+SOAK_TURNS ?= 200
 
 ## bench: benchmarks, printed as a table
 bench: build fakellm
 	scripts/bench.sh
+	scripts/soak.sh 1000

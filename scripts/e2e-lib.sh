@@ -52,7 +52,12 @@ start_app() {
   done
   [ -n "$WID" ] || fail "no playchat window appeared"
   echo "e2e: window $WID is open"
-  sleep 3 # let the page load and settle
+  # Wait until the page has rendered (a loaded machine can take seconds).
+  local geo
+  geo=$(xdotool getwindowgeometry --shell "$WID")
+  "$ROOT/scripts/xprobe.py" drawn "$(sed -n 's/^X=//p' <<<"$geo")" "$(sed -n 's/^Y=//p' <<<"$geo")" \
+    "$(sed -n 's/^WIDTH=//p' <<<"$geo")" "$(sed -n 's/^HEIGHT=//p' <<<"$geo")" 60000 >/dev/null
+  sleep 2 # let it settle
   xdotool windowfocus --sync "$WID" 2>/dev/null || true
 }
 

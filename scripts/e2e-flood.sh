@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# End-to-end flood test (issue #5): the fake model streams replies as
+# one-character deltas — 2,000 and 20,000 as fast as it can, then 20,000 at
+# about 2,000 a second while the user types and presses Stop. Checks, in the
+# real window under Xvfb:
+#   - a 2,000-delta reply is painted complete within 500 ms of being stored,
+#     a 20,000-delta one within 2 s (the screen settles and shows its end);
+#   - during a flood the window keeps repainting and a typed key appears in
+#     the input within 100 ms;
+#   - Stop during a flood stores the partial reply within 300 ms.
+# Pixel timings come from scripts/xprobe.py (Xlib, ~5 ms resolution).
+# Figures: .artifacts/e2e-flood/report.txt.
+set -euo pipefail
+if [ -z "${E2E_INNER:-}" ]; then
+  export E2E_INNER=1
+  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
+fi
+source "$(dirname "$0")/e2e-lib.sh"
+ART=$ROOT/.artifacts/e2e-flood
+mkdir -p "$ART" && rm -f "$ART"/*.png "$ART"/report.txt
+REPORT=$ART/report.txt
+say() { echo "e2e-flood: $*" | tee -a "$REPORT"; }
+XPROBE=$ROOT/scripts/xprobe.py
+
+# flood_text N: a Markdown reply of about N characters (paragraphs and
+# lists) that starts with FLOODSTART and ends with FLOODEND.
+flood_text() {
+  /usr/bin/python3 - "$1" <<'PY'
+import json, sys
+n = int(sys.argv[1])
+parts, size, i = ["FLOODSTART\n\n"], 12, 0
+while size < n - 12:
+    p = (f"- item {i} of a list\n" if i % 5 == 3 else
+         f"Paragraph {i}: the quick brown fox jumps over the lazy dog. 吾輩は猫である。\n\n")
+    parts.append(p); size += len(p); i += 1
+parts.append("\n\nFLOODEND")
+print(json.dumps("".join(parts)))
+PY
+}
+cat >"$WORK/script.json" <<JSON
+[{"reply": $(flood_text 2000), "delta_size": 1},
+ {"reply": $(flood_text 20000), "delta_size": 1},
+ {"reply": $(flood_text 20000), "delta_size": 1, "chunk_delay": "500us"}]
+JSON
+start_fake "$WORK/script.json"
+start_app
+
+geo=$(xdotool getwindowgeometry --shell "$WID")
+WX=$(sed -n 's/^X=//p' <<<"$geo"); WY=$(sed -n 's/^Y=//p' <<<"$geo")
+WW=$(sed -n 's/^WIDTH=//p' <<<"$geo"); WH=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
+# Screen regions: the chat area (right of the sidebar, between header and
+# input) and the message input.
+CHAT="$((WX + 320)) $((WY + 60)) $((WW - 340)) $((WH - 180))"
+INPUT="$((WX + 340)) $((WY + WH - 70)) $((WW - 520)) 40"
+now_ms() { date +%s%3N; }
+replies() { sql "SELECT count(*) FROM messages WHERE role='assistant' AND status='$1'"; }
+wait_stored() { # STATUS N: polls every 10 ms for up to 60 s
+  for _ in $(seq 6000); do [ "$(replies "$1")" -ge "$2" ] && return 0; sleep 0.01; done
+  fail "no $1 reply #$2 stored"
+}
+
+# painted N LIMIT_MS NAME: after the Nth complete reply is stored, the chat
+# area must settle within LIMIT_MS and show the reply's end.
+painted() {
+  wait_stored complete "$1"
+  local ms
+  # shellcheck disable=SC2086
+  ms=$("$XPROBE" stable $CHAT 400 10000)
+  shot "$3"
+  say "$3: painted complete ${ms} ms after the reply was stored (limit $2 ms)"
+  [ "$ms" -ge 0 ] && [ "$ms" -le "$2" ] || fail "$3: the window took ${ms} ms to paint the complete reply"
+  ocr "$ART/$3.png"
+  grep -q "FLOODEND" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "$3: the end of the reply is not on screen"; }
+}
+
+send "flood of two thousand"
+painted 1 500 01-flood-2000
+send "flood of twenty thousand"
+painted 2 2000 02-flood-20000
+
+# A slower flood (~2,000 deltas a second): repaints, a key, then Stop.
+send "flood to stop"
+sleep 1.5
+# shellcheck disable=SC2086
+frames=$("$XPROBE" frames $CHAT 1000)
+say "03-during-flood: $frames repaints of the chat area in 1 s"
+[ "$frames" -ge 5 ] || fail "the window stopped repainting during the flood ($frames repaints in 1 s)"
+xdotool mousemove --window "$WID" $((WW * 2 / 5)) $((WH - 60)) click 1
+sleep 0.2
+# shellcheck disable=SC2086
+keyms=$("$XPROBE" key x $INPUT 2000)
+say "03-during-flood: a typed key appeared in the input after ${keyms} ms (limit 100 ms)"
+[ "$keyms" -ge 0 ] && [ "$keyms" -le 100 ] || fail "a key typed during the flood took ${keyms} ms to appear"
+shot 03-during-flood
+[ "$(replies partial)" = 0 ] || fail "the flood ended before Stop could be pressed"
+t0=$(now_ms)
+xdotool mousemove --window "$WID" $((WW - 126)) $((WH - 53)) click 1
+wait_stored partial 1
+stopms=$(($(now_ms) - t0))
+say "03-stop: partial reply stored ${stopms} ms after Stop was clicked (limit 300 ms)"
+[ "$stopms" -le 300 ] || fail "Stop took ${stopms} ms"
+len=$(sql "SELECT length(content) FROM messages WHERE role='assistant' AND status='partial'")
+say "03-stop: the partial reply keeps ${len} characters"
+[ "$len" -gt 0 ] && [ "$len" -lt 20000 ] || fail "the partial reply has $len characters"
+sleep 1
+shot 04-stopped
+echo "e2e-flood: 4 passed, 0 failed"

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Soak test of the real window (issue #5): TURNS typed turns (default 200)
+# under Xvfb against the fake model — short replies, a long Markdown reply
+# every 10th turn, a new chat every 50 turns and a switch to another chat
+# and back every 25. After every turn it checks that the page took the typed
+# input (the message is stored) and repainted (the screen changed), and it
+# fails the moment either stops. It reports the PSS of the app and its WebKit
+# processes after the first turn, every 100 turns and at the end, the PSS of
+# a fresh start showing the same session, and the time per turn (first vs
+# last 50). Report: .artifacts/soak/report.txt.
+#
+#   scripts/soak.sh [TURNS]
+set -euo pipefail
+if [ -z "${E2E_INNER:-}" ]; then
+  export E2E_INNER=1
+  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
+fi
+source "$(dirname "$0")/e2e-lib.sh"
+TURNS=${1:-${SOAK_TURNS:-200}}
+ART=$ROOT/.artifacts/soak
+mkdir -p "$ART" && rm -f "$ART"/*.png "$ART"/report.txt
+REPORT=$ART/report.txt
+say() { echo "soak: $*" | tee -a "$REPORT"; }
+
+echo '[]' >"$WORK/script.json"
+start_fake "$WORK/script.json" -chunks 6 -chunk-delay 5ms -long-trigger LONG -long-len 3000 -delta-size 2
+start_app
+
+# pss: PSS in MiB of the app and every process it started (WebKit).
+pss() {
+  local total=0 p kb
+  tree() { echo "$1"; local c; for c in $(pgrep -P "$1"); do tree "$c"; done; }
+  for p in $(tree "$APP_PID"); do
+    [ -r "/proc/$p/smaps_rollup" ] || continue
+    kb=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup")
+    total=$((total + kb))
+  done
+  echo $((total / 1024))
+}
+screen_hash() { import -window root -depth 8 rgb:- 2>/dev/null | md5sum | cut -c1-32; }
+now_ms() { date +%s%3N; }
+click_at() { xdotool mousemove --window "$WID" "$1" "$2" click 1; }
+geometry() {
+  local geo
+  geo=$(xdotool getwindowgeometry --shell "$WID")
+  WW=$(sed -n 's/^WIDTH=//p' <<<"$geo")
+  WH=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
+}
+geometry
+# Sidebar: "New chat" button near the top, chats listed below it (first row
+# at y≈140, 42 px apart); the message input at the bottom of the chat area.
+NEW_X=130 NEW_Y=66 ROW_X=130 ROW1_Y=140 ROW2_Y=182
+input_x() { echo $((WW * 2 / 5)); }
+stored() { sql "SELECT count(*) FROM messages WHERE role='$1' AND status='complete'"; }
+
+declare -a TIMES
+users=0
+for i in $(seq "$TURNS"); do
+  if ((i > 1 && i % 50 == 1)); then
+    click_at "$NEW_X" "$NEW_Y"; sleep 0.4
+  elif ((i > 1 && i % 25 == 1)); then
+    click_at "$ROW_X" "$ROW2_Y"; sleep 0.6
+    click_at "$ROW_X" "$ROW1_Y"; sleep 0.6
+  fi
+  text="soak turn $i"
+  ((i % 10 == 0)) && text="soak turn $i LONG"
+  before=$(screen_hash)
+  click_at "$(input_x)" $((WH - 60)); sleep 0.1
+  xdotool type --delay 8 "$text"
+  t0=$(now_ms)
+  xdotool key Return
+  users=$((users + 1))
+  retried=""
+  for _ in $(seq 300); do
+    [ "$(stored assistant)" -ge "$users" ] && [ "$(stored user)" -ge "$users" ] && break
+    # The page may still be finishing the last turn: Enter once more.
+    if [ -z "$retried" ] && (($(now_ms) - t0 > 4000)); then xdotool key Return; retried=1; fi
+    sleep 0.1
+  done
+  [ "$(stored user)" -ge "$users" ] || fail "turn $i: the window stopped answering input (the typed message never reached the backend)"
+  [ "$(stored assistant)" -ge "$users" ] || fail "turn $i: no reply stored"
+  changed=""
+  for _ in $(seq 100); do
+    if [ "$(screen_hash)" != "$before" ]; then changed=1; break; fi
+    sleep 0.1
+  done
+  [ -n "$changed" ] || fail "turn $i: the window stopped repainting"
+  TIMES[i]=$(($(now_ms) - t0))
+  if ((i == 1)); then PSS_FIRST=$(pss); say "turn 1: PSS ${PSS_FIRST} MiB"; shot first; fi
+  if ((i % 100 == 0)); then say "turn $i: PSS $(pss) MiB, last turn ${TIMES[i]} ms"; fi
+  sleep 0.2
+done
+PSS_END=$(pss)
+shot last
+say "end ($TURNS turns): PSS ${PSS_END} MiB"
+
+avg() { local s=0 n=0 k; for ((k = $1; k <= $2; k++)); do s=$((s + TIMES[k])); n=$((n + 1)); done; echo $((s / n)); }
+half=$((TURNS < 100 ? TURNS / 2 : 50))
+FIRST=$(avg 1 "$half")
+LAST=$(avg $((TURNS - half + 1)) "$TURNS")
+say "time per turn: first $half avg ${FIRST} ms, last $half avg ${LAST} ms"
+
+# A fresh start showing the same session (the most recent, first in the list).
+kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
+APP_PID=""
+start_app
+click_at "$ROW_X" "$ROW1_Y"
+sleep 5
+PSS_FRESH=$(pss)
+shot fresh
+say "fresh start showing the same session: PSS ${PSS_FRESH} MiB"
+say "ratio end/fresh: $(awk -v a="$PSS_END" -v b="$PSS_FRESH" 'BEGIN{printf "%.2f", a/b}'), end/after-first-turn: $(awk -v a="$PSS_END" -v b="$PSS_FIRST" 'BEGIN{printf "%.2f", a/b}')"
+say "no freeze in $TURNS turns"
+echo "soak: 1 passed, 0 failed"

@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""Fast pixel probes of the X display for the end-to-end scripts.
+
+A screenshot with ImageMagick takes 100-300 ms; these read one region of the
+root window through Xlib in about a millisecond, so repaint and key latencies
+can be measured at ~5 ms resolution. Every command prints one number.
+
+  xprobe.py changed X Y W H TIMEOUT_MS   ms until the region's pixels change (-1: never)
+  xprobe.py stable X Y W H QUIET_MS TIMEOUT_MS
+                                         ms (from start) of the region's last change once it
+                                         has been still for QUIET_MS (-1: never still)
+  xprobe.py frames X Y W H DURATION_MS   how many distinct repaints of the region were seen
+  xprobe.py drawn X Y W H TIMEOUT_MS     ms until the region shows more than a plain
+                                         background (the page has rendered; -1: never)
+  xprobe.py key KEYSYM X Y W H TIMEOUT_MS
+                                         sends KEYSYM (XTEST) and prints ms until the region
+                                         changes (-1: never)
+"""
+import hashlib
+import sys
+import time
+
+from Xlib import X, XK, display
+from Xlib.ext import xtest
+
+d = display.Display()
+root = d.screen().root
+
+
+def grab(x, y, w, h):
+    img = root.get_image(x, y, w, h, X.ZPixmap, 0xFFFFFFFF)
+    return hashlib.md5(img.data).digest()
+
+
+def ms_since(t0):
+    return int((time.monotonic() - t0) * 1000)
+
+
+def changed(x, y, w, h, timeout, t0=None, first=None):
+    t0 = t0 or time.monotonic()
+    first = first or grab(x, y, w, h)
+    while ms_since(t0) < timeout:
+        if grab(x, y, w, h) != first:
+            return ms_since(t0)
+        time.sleep(0.002)
+    return -1
+
+
+def stable(x, y, w, h, quiet, timeout):
+    t0 = time.monotonic()
+    last, last_change = grab(x, y, w, h), 0
+    while ms_since(t0) < timeout:
+        cur = grab(x, y, w, h)
+        if cur != last:
+            last, last_change = cur, ms_since(t0)
+        elif ms_since(t0) - last_change >= quiet:
+            return last_change
+        time.sleep(0.005)
+    return -1
+
+
+def frames(x, y, w, h, duration):
+    t0, seen, last = time.monotonic(), 0, None
+    while ms_since(t0) < duration:
+        cur = grab(x, y, w, h)
+        if cur != last:
+            seen, last = seen + 1, cur
+        time.sleep(0.005)
+    return seen - 1
+
+
+def drawn(x, y, w, h, timeout):
+    t0 = time.monotonic()
+    while ms_since(t0) < timeout:
+        data = root.get_image(x, y, w, h, X.ZPixmap, 0xFFFFFFFF).data
+        colours = {bytes(data[i:i + 4]) for i in range(0, len(data) - 4, 4 * 97)}
+        if len(colours) >= 3:
+            return ms_since(t0)
+        time.sleep(0.05)
+    return -1
+
+
+def key(keysym, x, y, w, h, timeout):
+    first = grab(x, y, w, h)
+    code = d.keysym_to_keycode(XK.string_to_keysym(keysym))
+    t0 = time.monotonic()
+    xtest.fake_input(d, X.KeyPress, code)
+    xtest.fake_input(d, X.KeyRelease, code)
+    d.sync()
+    return changed(x, y, w, h, timeout, t0, first)
+
+
+def main(argv):
+    cmd, args = argv[0], argv[1:]
+    if cmd == "key":
+        print(key(args[0], *map(int, args[1:])))
+    else:
+        fn = {"changed": changed, "stable": stable, "frames": frames, "drawn": drawn}[cmd]
+        print(fn(*map(int, args)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
