@@ -3,6 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):$(shell go env GOPATH)/bin
 GOFLAGS_TEST ?= -p 2
+SOAK_TURNS ?= 200
 TAGS := desktop,production,webkit2_41
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BIN := build/bin/playchat
@@ -56,7 +57,7 @@ e2e: build fakellm
 	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run TestRecoveredPanic -v .
 	scripts/soak.sh $(SOAK_TURNS)
 
-SOAK_TURNS ?= 200
+
 
 ## bench: benchmarks, printed as a table
 bench: build fakellm
