@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"playchat/backend/apperr"
 	"playchat/backend/atomicfile"
 	"playchat/backend/session"
 )
@@ -51,9 +50,9 @@ func (s *SessionService) Rename(id, title string) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	title = strings.TrimSpace(title)
-	if title == "" || len([]rune(title)) > 200 {
-		return Session{}, apperr.New(apperr.SessionTitleLength, map[string]any{"max": 200})
+	// The same rule as an imported session's title (session.CleanTitle).
+	if title, err = session.CleanTitle(title); err != nil {
+		return Session{}, err
 	}
 	x, err := c.DB.RenameSession(context.Background(), id, title)
 	return toSession(x), err

@@ -32,8 +32,14 @@ type Env struct {
 var Version = "dev"
 
 // Run executes one command and returns the process exit status: 0 on
-// success, 1 when the command failed, 2 on a usage error.
+// success, 1 when the command failed, 2 on a usage error. Everything it
+// prints goes through a safeWriter: no control character from stored text
+// reaches the terminal.
 func Run(ctx context.Context, args []string, env Env) int {
+	stdout, stderr := newSafeWriter(env.Stdout), newSafeWriter(env.Stderr)
+	defer stdout.Flush()
+	defer stderr.Flush()
+	env.Stdout, env.Stderr = stdout, stderr
 	if len(args) == 0 {
 		usage(env.Stderr)
 		return 2

@@ -78,7 +78,7 @@ func kbStatus(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(w, "pending:    %d (new, changed or removed files not indexed yet; the running app, kb search or kb reindex index them)\n", st.Pending)
 		fmt.Fprintf(w, "failed:     %d\n", len(st.Failed))
 		for _, f := range st.Failed {
-			fmt.Fprintf(w, "  %s: %s\n", f.Path, f.Error)
+			fmt.Fprintf(w, "  %s: %s\n", oneLine(f.Path), oneLine(f.Error))
 		}
 		last := "never"
 		if !st.LastIndexedAt.IsZero() {
@@ -162,9 +162,9 @@ func kbSearch(ctx context.Context, args []string, env Env) error {
 			return nil
 		}
 		for _, h := range hits {
-			fmt.Fprintf(env.Stdout, "%d. %s  score %.4f  %s\n", h.Rank, h.Path, h.Score, h.Title)
+			fmt.Fprintf(env.Stdout, "%d. %s  score %.4f  %s\n", h.Rank, oneLine(h.Path), h.Score, oneLine(h.Title))
 			if h.Excerpt != "" {
-				fmt.Fprintf(env.Stdout, "   %s\n", h.Excerpt)
+				fmt.Fprintf(env.Stdout, "   %s\n", oneLine(h.Excerpt))
 			}
 		}
 		return nil

@@ -68,7 +68,7 @@ func sessionsList(ctx context.Context, args []string, env Env) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTITLE")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.UpdatedAt.Local().Format("2006-01-02 15:04"), r.Model, r.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oneLine(r.ID), r.UpdatedAt.Local().Format("2006-01-02 15:04"), oneLine(r.Model), oneLine(r.Title))
 	}
 	return tw.Flush()
 }

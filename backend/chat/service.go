@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -19,6 +18,7 @@ import (
 	"playchat/backend/event"
 	"playchat/backend/llm"
 	"playchat/backend/memory"
+	"playchat/backend/session"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
 	"playchat/backend/tools"
@@ -51,10 +51,11 @@ type Settings struct {
 var ErrNoModel error = apperr.New(apperr.ChatNoModel, nil)
 
 // ErrEmptyMessage means the user's text was empty or blank.
-var ErrEmptyMessage error = apperr.New(apperr.ChatEmptyMessage, nil)
+var ErrEmptyMessage = session.ErrEmptyMessage
 
-// MaxMessageBytes caps one user message (1 MiB).
-const MaxMessageBytes = 1 << 20
+// MaxMessageBytes caps one user message (1 MiB; session.MaxMessageBytes, the
+// same limit an imported session's messages meet).
+const MaxMessageBytes = session.MaxMessageBytes
 
 // Service runs turns. It is safe for concurrent use; turns of different
 // sessions run in parallel.
@@ -158,16 +159,11 @@ func (t *Turn) Wait() Result { <-t.done; return t.result }
 // go to em: session_id first (always, so every client learns the id), then
 // chunk… and done or error. Errors returned here mean nothing was stored.
 func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) (*Turn, error) {
+	// The same rules as a user message in an imported session.
+	if err := session.CheckUserMessage(req.Text); err != nil {
+		return nil, err
+	}
 	text := strings.TrimSpace(req.Text)
-	if text == "" {
-		return nil, ErrEmptyMessage
-	}
-	if len(req.Text) > MaxMessageBytes {
-		return nil, apperr.New(apperr.ChatMessageTooLong, map[string]any{"bytes": len(req.Text), "maxMiB": MaxMessageBytes >> 20})
-	}
-	if !utf8.ValidString(req.Text) {
-		return nil, apperr.New(apperr.ChatMessageNotUTF8, nil)
-	}
 	if req.TurnID == "" {
 		req.TurnID = uuid.NewString()
 	}
@@ -289,17 +285,17 @@ func (s *Service) stopWhere(ctx context.Context, match func(*Turn) bool) {
 }
 
 // AutoTitle derives a session title from the first user message: its first
-// non-empty line, at most 40 characters. It makes no LLM call, so a plain
-// turn stays one request.
+// non-empty line, cleaned as every title is (session.TitleText: no control
+// characters, single spaces), at most 40 characters. It makes no LLM call, so
+// a plain turn stays one request.
 func AutoTitle(text string) string {
 	line := ""
 	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = session.TitleText(l); l != "" {
 			line = l
 			break
 		}
 	}
-	line = strings.Join(strings.Fields(line), " ")
 	r := []rune(line)
 	if len(r) > 40 {
 		return strings.TrimSpace(string(r[:40])) + "…"

@@ -89,7 +89,10 @@ func Parse(r io.Reader) (Document, error) {
 
 // Validate checks a document completely: format and version, roles and
 // statuses, times, UTF-8, unique ids and every reference between memories
-// and messages.
+// and messages, and the rules data typed into the window follows (rules.go):
+// the title's length after cleaning (CleanTitle; an empty title is an
+// untitled session), every user message's size (CheckUserMessage), and
+// models and tags free of control characters.
 func Validate(doc Document) error {
 	var p []string
 	add := func(format string, a ...any) { p = append(p, fmt.Sprintf(format, a...)) }
@@ -101,6 +104,15 @@ func Validate(doc Document) error {
 	}
 	if !utf8.ValidString(doc.Session.Title) || !utf8.ValidString(doc.Session.Model) {
 		add("session title or model is not valid UTF-8")
+	} else {
+		if TitleText(doc.Session.Title) != "" {
+			if _, err := CleanTitle(doc.Session.Title); err != nil {
+				add("session.title: %v (it has %d)", err, utf8.RuneCountInString(TitleText(doc.Session.Title)))
+			}
+		}
+		if why := checkName(doc.Session.Model, maxNameRunes); why != "" {
+			add("session.model %s", why)
+		}
 	}
 	if doc.Session.CreatedAt.IsZero() {
 		add("session.createdAt is missing")
@@ -115,6 +127,11 @@ func Validate(doc Document) error {
 		memIDs[m.ID] = true
 		if strings.TrimSpace(m.Summary) == "" {
 			add("memories[%d].summary is empty", i)
+		}
+		for _, tag := range m.Tags {
+			if why := checkName(tag, maxNameRunes); why != "" {
+				add("memories[%d] has a tag that %s", i, why)
+			}
 		}
 		if m.CreatedAt.IsZero() {
 			add("memories[%d].createdAt is missing", i)
@@ -148,6 +165,18 @@ func Validate(doc Document) error {
 		}
 		if !utf8.ValidString(m.Content) {
 			add("messages[%d].content is not valid UTF-8", i)
+		} else if m.Role == store.RoleUser {
+			if err := CheckUserMessage(m.Content); err != nil {
+				add("messages[%d]: %v", i, err)
+			}
+		}
+		if why := checkName(m.Model, maxNameRunes); why != "" {
+			add("messages[%d].model %s", i, why)
+		}
+		for _, tag := range m.Tags {
+			if why := checkName(tag, maxNameRunes); why != "" {
+				add("messages[%d] has a tag that %s", i, why)
+			}
 		}
 		if m.CreatedAt.IsZero() {
 			add("messages[%d].createdAt is missing", i)
@@ -179,7 +208,7 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 	if err := Validate(doc); err != nil {
 		return Imported{}, err
 	}
-	sess := store.Session{ID: uuid.NewString(), Title: doc.Session.Title, Model: doc.Session.Model,
+	sess := store.Session{ID: uuid.NewString(), Title: TitleText(doc.Session.Title), Model: doc.Session.Model,
 		CreatedAt: doc.Session.CreatedAt.UTC(), UpdatedAt: doc.Session.UpdatedAt.UTC()}
 	// The copy is "updated" now, so it shows at the top of the list.
 	sess.UpdatedAt = time.Now().UTC()
