@@ -180,6 +180,32 @@ describe('NotePanel', () => {
     expect(w.find('[data-testid="note-unsaved"]').exists()).toBe(false)
   })
 
+  it('puts both sides between markers to edit by hand, and asks before saving markers', async () => {
+    const w = await mountPanel()
+    await w.get('[data-testid="note-editor"]').setValue('my line')
+    api.update.mockResolvedValueOnce({ saved: false, page: page(1, '', 'the AI line', 2) })
+    await w.get('[data-testid="note-save"]').trigger('click')
+    await flushPromises()
+    await w.get('[data-testid="note-clash-edit"]').trigger('click')
+    await flushPromises()
+    const editor = w.get('[data-testid="note-editor"]')
+    expect((editor.element as HTMLTextAreaElement).value).toBe(
+      '<<<<<<< Your edit\nmy line\n=======\nthe AI line\n>>>>>>> Saved version',
+    )
+    expect(api.update).toHaveBeenCalledTimes(1)
+
+    await w.get('[data-testid="note-save"]').trigger('click')
+    await flushPromises()
+    expect(w.text()).toContain('still has conflict blocks')
+    expect(api.update).toHaveBeenCalledTimes(1) // waits for the answer
+
+    await editor.setValue('my line, then the AI line')
+    api.update.mockResolvedValueOnce({ saved: true, page: page(1, '', 'my line, then the AI line', 3) })
+    await w.get('[data-testid="note-save"]').trigger('click')
+    await flushPromises()
+    expect(api.update).toHaveBeenLastCalledWith(1, 'Page 1', 'my line, then the AI line', 2)
+  })
+
   it('saves a clean merge with the AI’s append and says so', async () => {
     api.list.mockResolvedValue([page(1, '', 'a\nb')])
     const w = await mountPanel()
