@@ -2,8 +2,59 @@
 # Installs everything playchat needs to build, run and test on Debian 12:
 # system packages (as root, when missing), the Wails CLI and the frontend's
 # npm packages. Safe to run again: it only does what is missing.
+# Go and Node.js are not installed here (Debian 12's are too old): it checks
+# them and says what to install.
+#
+# Under pipefail, never pipe a command into a reader that stops early
+# (grep -q, head): the writer dies of SIGPIPE and the pipeline fails. Capture
+# the output in a variable first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+GO_MIN=1.26
+NODE_MIN=20.19
+
+# version_ge A B: is version A ≥ version B (dotted numbers)?
+version_ge() {
+  local sorted
+  sorted=$(printf '%s\n%s\n' "$1" "$2" | sort -V)
+  [ "${sorted%%$'\n'*}" = "$2" ]
+}
+
+problems=()
+if ! command -v go >/dev/null; then
+  problems+=("Go ${GO_MIN} or newer is needed and 'go' is not on PATH.")
+else
+  go_version=$(go env GOVERSION 2>/dev/null || true)
+  go_version=${go_version#go}
+  if ! version_ge "${go_version:-0}" "$GO_MIN"; then
+    problems+=("Go ${GO_MIN} or newer is needed; found ${go_version:-an unknown version} ($(command -v go)).")
+  fi
+fi
+if [ ${#problems[@]} -gt 0 ]; then
+  problems+=("  Install it from https://go.dev/dl/ (e.g. tar -C /usr/local -xzf go${GO_MIN}.*.linux-amd64.tar.gz)
+    and put /usr/local/go/bin first on PATH; Debian 12's golang package is 1.19.")
+fi
+if ! command -v node >/dev/null; then
+  problems+=("Node.js ${NODE_MIN} or newer is needed and 'node' is not on PATH.")
+  node_bad=1
+else
+  node_version=$(node --version 2>/dev/null || true)
+  node_version=${node_version#v}
+  if ! version_ge "${node_version:-0}" "$NODE_MIN"; then
+    problems+=("Node.js ${NODE_MIN} or newer is needed (the frontend's Vite needs it); found ${node_version:-an unknown version} ($(command -v node)).")
+    node_bad=1
+  fi
+fi
+if [ -n "${node_bad:-}" ]; then
+  problems+=("  Install Node.js 22 LTS from https://nodejs.org/en/download (or NodeSource's Debian packages);
+    Debian 12's nodejs package is 18.")
+fi
+if [ ${#problems[@]} -gt 0 ]; then
+  echo "deps: cannot continue:" >&2
+  printf '  %s\n' "${problems[@]}" >&2
+  exit 1
+fi
 
 WAILS_VERSION=v2.13.0
 PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
@@ -12,7 +63,8 @@ PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 
 missing=()
 for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"
@@ -23,7 +75,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export PATH="$PATH:$(go env GOPATH)/bin"
-if ! command -v wails >/dev/null || ! wails version 2>/dev/null | grep -q "${WAILS_VERSION}"; then
+wails_version=""
+if command -v wails >/dev/null; then
+  wails_version=$(wails version 2>/dev/null || true)
+fi
+if [[ "$wails_version" != *"${WAILS_VERSION}"* ]]; then
   echo "deps: installing the Wails CLI ${WAILS_VERSION}"
   go install "github.com/wailsapp/wails/v2/cmd/wails@${WAILS_VERSION}"
 fi
