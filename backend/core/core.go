@@ -74,8 +74,10 @@ type Core struct {
 
 // Open resolves the data dir, opens and migrates the database, loads the
 // configuration (defaults < .env < environment < GUI settings) and builds the
-// services. A configuration with invalid values still opens (they fall back to
-// defaults); ConfigError reports them.
+// services. A configuration with invalid values still opens, so the window can
+// show them (config.Resolve: an invalid URL is kept and its provider refuses
+// to send; other invalid values take their defaults); ConfigError reports
+// them, and the CLI stops on it.
 func Open(ctx context.Context, o Options) (*Core, error) {
 	dir := o.DataDir
 	if dir == "" {
@@ -117,7 +119,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		return nil, err
 	}
 	if cerr := c.ConfigError(); cerr != nil {
-		c.Log.Warn("invalid configuration values fall back to defaults", "err", cerr)
+		c.Log.Warn("invalid configuration values (an invalid URL disables its provider; others use their defaults; the CLI refuses to run)", "err", cerr)
 	}
 
 	opts := []llm.Option{llm.WithLogSink(apiLogSink{c}), llm.WithLogger(c.Log)}
