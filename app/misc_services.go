@@ -88,11 +88,12 @@ func (s *LogService) Clear() error {
 // SystemService describes the running app.
 type SystemService struct{ app *App }
 
-// Info returns the version, data dir and OS locale.
+// Info returns the version, data dir, OS locale and the UI_LANGUAGE setting.
 func (s *SystemService) Info() (AppInfo, error) {
 	info := AppInfo{Version: Version, Locale: osLocale()}
 	if c, err := s.app.backend(); err == nil {
 		info.DataDir = c.DataDir
+		info.UILanguage = c.Config().UILanguage
 	} else {
 		return info, err
 	}

@@ -25,7 +25,7 @@ func (s *SettingsService) Get() (SettingsView, error) {
 	view := SettingsView{DataDir: c.DataDir}
 	for _, k := range config.Keys() {
 		v, src := cfg.Value(k.Name)
-		f := SettingField{Key: k.Name, Secret: k.Secret, IsSet: v != "", Source: src, Group: k.Group, Value: v,
+		f := SettingField{Key: k.Name, Secret: k.Secret, IsSet: v != "", Source: src, Label: k.Label, Group: k.Group, Value: v,
 			Kind: k.Kind, Default: k.Default, Choices: k.Choices, Doc: k.Doc, Min: k.Min, Max: k.Max}
 		if k.Secret {
 			f.Value = config.Mask(v)

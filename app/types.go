@@ -129,7 +129,11 @@ type SettingField struct {
 	// Source is where the effective value comes from: "default", "dotenv",
 	// "env" or "gui".
 	Source string `json:"source"`
-	// Group is a UI grouping: "model", "providers", "memory", "knowledge", "other".
+	// Label is a short plain-English name ("Default model"); the window
+	// shows its own translation and Key as secondary text.
+	Label string `json:"label"`
+	// Group is a UI grouping, in display order: "models" (models and keys),
+	// "memory", "knowledge", "advanced" (config.Groups).
 	Group string `json:"group"`
 	// Kind is the value type: "string", "int", "float", "bool", "url", "model".
 	Kind string `json:"kind"`
@@ -183,6 +187,9 @@ type AppInfo struct {
 	DataDir string `json:"dataDir"`
 	// Locale is the OS locale's language, "ja" or "en".
 	Locale string `json:"locale"`
+	// UILanguage is the UI_LANGUAGE setting: "auto" (use Locale), "ja" or
+	// "en"; "" when the backend could not start.
+	UILanguage string `json:"uiLanguage"`
 }
 
 // ImportResult reports a session import.

@@ -115,6 +115,10 @@ type Config struct {
 	DiscordBotToken string     // DISCORD_BOT_TOKEN (secret)
 	Debug           bool       // DEBUG
 	LogLevel        slog.Level // LOG_LEVEL
+	// UILanguage is UI_LANGUAGE: "auto" (follow the system locale), "ja" or
+	// "en". Only the window reads it; it is kept with the other settings so a
+	// new data dir starts with its own.
+	UILanguage string
 
 	// DataDir is the data directory Resolve was given.
 	DataDir string
@@ -255,6 +259,8 @@ func (c *Config) set(key, v string) error {
 		c.Debug, _ = parseBool(v)
 	case "LOG_LEVEL":
 		return c.LogLevel.UnmarshalText([]byte(v))
+	case "UI_LANGUAGE":
+		c.UILanguage = v
 	default:
 		return fmt.Errorf("config: no field for key %s", key)
 	}

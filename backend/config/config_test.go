@@ -103,6 +103,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		LocalKBMinScore:          0.75,
 		KnowledgeBaseDir:         filepath.Join(dir, "knowledge_base"),
 		LogLevel:                 slog.LevelInfo,
+		UILanguage:               "auto",
 		DataDir:                  dir,
 	}
 	c.values, c.sources = nil, nil
@@ -124,7 +125,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"SESSION_NOTES_CONTENT_LIMIT": "100", "KNOWLEDGE_CONTEXT_LIMIT": "0",
 		"LOCAL_KB_TOP_K": "0", "LOCAL_KB_MIN_SCORE": "1", "KNOWLEDGE_BASE_DIR": "kb",
 		"TAVILY_API_KEY": "tvly-0123456789", "DISCORD_BOT_TOKEN": "discord.token.0123456789",
-		"DEBUG": "Yes", "LOG_LEVEL": "WARN",
+		"DEBUG": "Yes", "LOG_LEVEL": "WARN", "UI_LANGUAGE": "JA",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -144,7 +145,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		SessionNotesContentLimit: 100, KnowledgeContextLimit: 0,
 		LocalKBTopK: 0, LocalKBMinScore: 1, KnowledgeBaseDir: filepath.Join(dir, "kb"),
 		TavilyKey: "tvly-0123456789", DiscordBotToken: "discord.token.0123456789",
-		Debug: true, LogLevel: slog.LevelWarn, DataDir: dir,
+		Debug: true, LogLevel: slog.LevelWarn, UILanguage: "ja", DataDir: dir,
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -349,7 +350,7 @@ func TestValidateValue(t *testing.T) {
 
 func TestKeysTable(t *testing.T) {
 	keys := Keys()
-	groups := []string{GroupModel, GroupProviders, GroupMemory, GroupKnowledge, GroupOther}
+	groups := Groups()
 	kinds := map[string]bool{KindString: true, KindInt: true, KindFloat: true, KindBool: true, KindURL: true, KindModel: true}
 	seen := map[string]bool{}
 	lastGroup := 0
@@ -371,6 +372,9 @@ func TestKeysTable(t *testing.T) {
 		if !kinds[k.Kind] {
 			t.Errorf("%s: kind %q", k.Name, k.Kind)
 		}
+		if k.Label == "" || len(k.Label) > 40 || k.Label == k.Name {
+			t.Errorf("%s: Label %q must be a short plain name", k.Name, k.Label)
+		}
 		if k.Doc == "" || strings.Contains(k.Doc, "\n") {
 			t.Errorf("%s: Doc must be one line", k.Name)
 		}
@@ -381,8 +385,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 23 {
-		t.Errorf("Keys has %d entries, want 23", len(keys))
+	if len(keys) != 24 {
+		t.Errorf("Keys has %d entries, want 24", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
@@ -470,5 +474,58 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 		if got != "localhost:41813" {
 			t.Errorf("%s: typed field = %q, want the invalid value kept (never a default)", s.Name, got)
 		}
+	}
+}
+
+// The first run needs a model and a provider's key or server: those keys come
+// first, in the "models" group, and the groups follow Groups().
+func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
+	keys := Keys()
+	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "advanced"}) {
+		t.Fatalf("Groups() = %v", got)
+	}
+	group := map[string]string{}
+	for _, k := range keys {
+		group[k.Name] = k.Group
+	}
+	for _, name := range []string{"DEFAULT_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENROUTER_API_KEY",
+		"OLLAMA_API_BASE", "LM_STUDIO_API_BASE", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"} {
+		if group[name] != GroupModels {
+			t.Errorf("%s in group %q, want %q", name, group[name], GroupModels)
+		}
+	}
+	if keys[0].Name != "DEFAULT_MODEL" {
+		t.Errorf("first key = %s, want DEFAULT_MODEL", keys[0].Name)
+	}
+	for name, want := range map[string]string{"SUMMARY_MODEL": GroupMemory, "EMBEDDING_MODEL": GroupKnowledge,
+		"KNOWLEDGE_BASE_DIR": GroupKnowledge, "DEBUG": GroupAdvanced, "UI_LANGUAGE": GroupAdvanced} {
+		if group[name] != want {
+			t.Errorf("%s in group %q, want %q", name, group[name], want)
+		}
+	}
+}
+
+// UI_LANGUAGE is an ordinary setting: auto by default, ja or en accepted in
+// any case, anything else refused with the choices named.
+func TestUILanguageSetting(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Resolve(Layers{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, src := c.Value("UI_LANGUAGE"); v != "auto" || src != SourceDefault || c.UILanguage != "auto" {
+		t.Errorf("default: Value = %q (%s), UILanguage = %q", v, src, c.UILanguage)
+	}
+	c, err = Resolve(Layers{GUI: map[string]string{"UI_LANGUAGE": "En"}}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, src := c.Value("UI_LANGUAGE"); v != "en" || src != SourceGUI || c.UILanguage != "en" {
+		t.Errorf("gui en: Value = %q (%s), UILanguage = %q", v, src, c.UILanguage)
+	}
+	err = ValidateValue("UI_LANGUAGE", "fr")
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Key != "UI_LANGUAGE" || !strings.Contains(ve.Reason, "auto, ja, en") {
+		t.Errorf("fr: err = %v", err)
 	}
 }

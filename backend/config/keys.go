@@ -22,14 +22,20 @@ const (
 	KindModel  = "model"  // a "provider/model" string (DESIGN.md §7), e.g. "openai/gpt-4o-mini"
 )
 
-// Groups of keys, as found in Key.Group, in display order.
+// Groups of keys, as found in Key.Group, in display order: by what a person
+// wants to do, the keys a first run needs (a model and its provider's key or
+// server) first.
 const (
-	GroupModel     = "model"
-	GroupProviders = "providers"
-	GroupMemory    = "memory"
-	GroupKnowledge = "knowledge"
-	GroupOther     = "other"
+	GroupModels    = "models"    // the default model, API keys and provider URLs
+	GroupMemory    = "memory"    // summaries of old messages and pinned notes
+	GroupKnowledge = "knowledge" // the local knowledge base and web search
+	GroupAdvanced  = "advanced"  // token budgets, tools, the UI language, diagnostics, Discord
 )
+
+// Groups lists the Group* constants in display order. The result is a fresh copy.
+func Groups() []string {
+	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupAdvanced}
+}
 
 // Key describes one configuration key.
 type Key struct {
@@ -37,6 +43,10 @@ type Key struct {
 	Name string
 	// Default is the value used when no layer sets the key ("" when there is none).
 	Default string
+	// Label is a short plain-English name of the setting for the settings
+	// page, e.g. "Default model" (the window translates it; Name stays visible
+	// as secondary text for people who use .env).
+	Label string
 	// Group is one of the Group* constants; the settings page groups keys by it.
 	Group string
 	// Secret marks API keys and tokens: show them through Mask, never log them.
@@ -66,61 +76,62 @@ func intAtLeast(k Key, min int) spec {
 
 // specs is the table of every known key, in display order.
 var specs = []spec{
-	// model
-	{Key: Key{Name: "DEFAULT_MODEL", Group: GroupModel, Kind: KindModel,
+	// models and keys: what a first run needs
+	{Key: Key{Name: "DEFAULT_MODEL", Label: "Default model", Group: GroupModels, Kind: KindModel,
 		Doc: `Model for new sessions, as "provider/model" (e.g. "openai/gpt-4o-mini").`}},
-	{Key: Key{Name: "SUMMARY_MODEL", Group: GroupModel, Kind: KindModel,
-		Doc: `Model that summarises old messages into memories; empty uses the session's model.`}},
-	{Key: Key{Name: "EMBEDDING_MODEL", Group: GroupModel, Kind: KindModel,
-		Doc: `Embedding model for the local knowledge base, as "provider/model"; empty disables embeddings.`}},
-	intAtLeast(Key{Name: "CONTEXT_WINDOW_TOKENS", Default: "0", Group: GroupModel, Kind: KindInt,
-		Doc: `Context window in tokens (≥ 0); 0 takes it from the built-in model table.`}, 0),
-	intAtLeast(Key{Name: "MAX_OUTPUT_TOKENS", Default: "1024", Group: GroupModel, Kind: KindInt,
-		Doc: `Tokens reserved for the reply and sent as max_tokens (≥ 1).`}, 1),
-	intAtLeast(Key{Name: "TOOL_MAX_ROUNDS", Default: "3", Group: GroupModel, Kind: KindInt,
-		Doc: `Most tool-call rounds in one chat turn (≥ 1).`}, 1),
-
-	// providers
-	{Key: Key{Name: "OPENAI_API_KEY", Group: GroupProviders, Secret: true, Kind: KindString,
+	{Key: Key{Name: "OPENAI_API_KEY", Label: "OpenAI API key", Group: GroupModels, Secret: true, Kind: KindString,
 		Doc: `API key for openai/ models.`}},
-	{Key: Key{Name: "OPENAI_BASE_URL", Group: GroupProviders, Kind: KindURL,
-		Doc: `Base URL of an OpenAI-compatible API for openai/ models; empty uses api.openai.com.`}},
-	{Key: Key{Name: "ANTHROPIC_API_KEY", Group: GroupProviders, Secret: true, Kind: KindString,
+	{Key: Key{Name: "ANTHROPIC_API_KEY", Label: "Anthropic API key", Group: GroupModels, Secret: true, Kind: KindString,
 		Doc: `API key for anthropic/ models.`}},
-	{Key: Key{Name: "ANTHROPIC_BASE_URL", Group: GroupProviders, Kind: KindURL,
-		Doc: `Base URL of Anthropic's OpenAI-compatible API; empty uses Anthropic's own.`}},
-	{Key: Key{Name: "OLLAMA_API_BASE", Default: "http://localhost:11434", Group: GroupProviders, Kind: KindURL,
-		Doc: `Base URL of the Ollama server for ollama/ models.`}},
-	{Key: Key{Name: "LM_STUDIO_API_BASE", Default: "http://localhost:1234/v1", Group: GroupProviders, Kind: KindURL,
-		Doc: `Base URL of the LM Studio server for lm_studio/ models.`}},
-	{Key: Key{Name: "OPENROUTER_API_KEY", Group: GroupProviders, Secret: true, Kind: KindString,
+	{Key: Key{Name: "OPENROUTER_API_KEY", Label: "OpenRouter API key", Group: GroupModels, Secret: true, Kind: KindString,
 		Doc: `API key for openrouter/ models.`}},
+	{Key: Key{Name: "OLLAMA_API_BASE", Label: "Ollama server address", Default: "http://localhost:11434", Group: GroupModels, Kind: KindURL,
+		Doc: `Base URL of the Ollama server for ollama/ models.`}},
+	{Key: Key{Name: "LM_STUDIO_API_BASE", Label: "LM Studio server address", Default: "http://localhost:1234/v1", Group: GroupModels, Kind: KindURL,
+		Doc: `Base URL of the LM Studio server for lm_studio/ models.`}},
+	{Key: Key{Name: "OPENAI_BASE_URL", Label: "OpenAI-compatible API address", Group: GroupModels, Kind: KindURL,
+		Doc: `Base URL of an OpenAI-compatible API for openai/ models; empty uses api.openai.com.`}},
+	{Key: Key{Name: "ANTHROPIC_BASE_URL", Label: "Anthropic API address", Group: GroupModels, Kind: KindURL,
+		Doc: `Base URL of Anthropic's OpenAI-compatible API; empty uses Anthropic's own.`}},
 
 	// memory
-	intAtLeast(Key{Name: "MEMORY_SUMMARIZE_THRESHOLD", Default: "20", Group: GroupMemory, Kind: KindInt,
+	{Key: Key{Name: "SUMMARY_MODEL", Label: "Model for summaries", Group: GroupMemory, Kind: KindModel,
+		Doc: `Model that summarises old messages into memories; empty uses the session's model.`}},
+	intAtLeast(Key{Name: "MEMORY_SUMMARIZE_THRESHOLD", Label: "Summarise after this many messages", Default: "20", Group: GroupMemory, Kind: KindInt,
 		Doc: `Active messages in a session that trigger summarising the older half (≥ 4).`}, 4),
-	intAtLeast(Key{Name: "SESSION_NOTES_CONTENT_LIMIT", Default: "8000", Group: GroupMemory, Kind: KindInt,
+	intAtLeast(Key{Name: "SESSION_NOTES_CONTENT_LIMIT", Label: "Characters of each pinned note", Default: "8000", Group: GroupMemory, Kind: KindInt,
 		Doc: `Characters of each pinned note page included in the context (≥ 1).`}, 1),
 
-	// knowledge
-	intAtLeast(Key{Name: "KNOWLEDGE_CONTEXT_LIMIT", Default: "15", Group: GroupKnowledge, Kind: KindInt,
-		Doc: `Headings of recent learned-knowledge entries included in the context (≥ 0; 0 disables).`}, 0),
-	intAtLeast(Key{Name: "LOCAL_KB_TOP_K", Default: "3", Group: GroupKnowledge, Kind: KindInt,
+	// knowledge base
+	{Key: Key{Name: "KNOWLEDGE_BASE_DIR", Label: "Knowledge base folder", Group: GroupKnowledge, Kind: KindString,
+		Doc: `Folder of the local Markdown knowledge base; empty uses <data dir>/knowledge_base, relative paths are under the data dir.`}},
+	{Key: Key{Name: "EMBEDDING_MODEL", Label: "Embedding model", Group: GroupKnowledge, Kind: KindModel,
+		Doc: `Embedding model for the local knowledge base, as "provider/model"; empty disables embeddings.`}},
+	intAtLeast(Key{Name: "LOCAL_KB_TOP_K", Label: "Documents per reply", Default: "3", Group: GroupKnowledge, Kind: KindInt,
 		Doc: `Local knowledge-base documents included in the context (≥ 0; 0 disables).`}, 0),
-	{Key: Key{Name: "LOCAL_KB_MIN_SCORE", Default: "0.75", Group: GroupKnowledge, Kind: KindFloat,
+	{Key: Key{Name: "LOCAL_KB_MIN_SCORE", Label: "Minimum match score", Default: "0.75", Group: GroupKnowledge, Kind: KindFloat,
 		Doc: `Lowest cosine similarity (0–1) for a local knowledge-base document to be included.`},
 		min: 0, max: 1, hasMin: true, hasMax: true},
-	{Key: Key{Name: "KNOWLEDGE_BASE_DIR", Group: GroupKnowledge, Kind: KindString,
-		Doc: `Folder of the local Markdown knowledge base; empty uses <data dir>/knowledge_base, relative paths are under the data dir.`}},
-	{Key: Key{Name: "TAVILY_API_KEY", Group: GroupKnowledge, Secret: true, Kind: KindString,
+	intAtLeast(Key{Name: "KNOWLEDGE_CONTEXT_LIMIT", Label: "Learned knowledge headings", Default: "15", Group: GroupKnowledge, Kind: KindInt,
+		Doc: `Headings of recent learned-knowledge entries included in the context (≥ 0; 0 disables).`}, 0),
+	{Key: Key{Name: "TAVILY_API_KEY", Label: "Tavily web search API key", Group: GroupKnowledge, Secret: true, Kind: KindString,
 		Doc: `API key for Tavily web search (the web_search tool).`}},
 
-	// other
-	{Key: Key{Name: "DISCORD_BOT_TOKEN", Group: GroupOther, Secret: true, Kind: KindString,
+	// advanced
+	{Key: Key{Name: "UI_LANGUAGE", Label: "Language", Default: "auto", Group: GroupAdvanced, Kind: KindString,
+		Choices: []string{"auto", "ja", "en"},
+		Doc:     `Language of the window: auto (follow the system), ja or en.`}},
+	intAtLeast(Key{Name: "CONTEXT_WINDOW_TOKENS", Label: "Context window (tokens)", Default: "0", Group: GroupAdvanced, Kind: KindInt,
+		Doc: `Context window in tokens (≥ 0); 0 takes it from the built-in model table.`}, 0),
+	intAtLeast(Key{Name: "MAX_OUTPUT_TOKENS", Label: "Reply length limit (tokens)", Default: "1024", Group: GroupAdvanced, Kind: KindInt,
+		Doc: `Tokens reserved for the reply and sent as max_tokens (≥ 1).`}, 1),
+	intAtLeast(Key{Name: "TOOL_MAX_ROUNDS", Label: "Tool rounds per reply", Default: "3", Group: GroupAdvanced, Kind: KindInt,
+		Doc: `Most tool-call rounds in one chat turn (≥ 1).`}, 1),
+	{Key: Key{Name: "DISCORD_BOT_TOKEN", Label: "Discord bot token", Group: GroupAdvanced, Secret: true, Kind: KindString,
 		Doc: `Token of the Discord bot; empty leaves the bot off.`}},
-	{Key: Key{Name: "DEBUG", Default: "false", Group: GroupOther, Kind: KindBool,
+	{Key: Key{Name: "DEBUG", Label: "Debug mode", Default: "false", Group: GroupAdvanced, Kind: KindBool,
 		Doc: `Verbose diagnostics (e.g. full LLM request tracing, secrets redacted).`}},
-	{Key: Key{Name: "LOG_LEVEL", Default: "info", Group: GroupOther, Kind: KindString,
+	{Key: Key{Name: "LOG_LEVEL", Label: "Log level", Default: "info", Group: GroupAdvanced, Kind: KindString,
 		Choices: []string{"debug", "info", "warn", "error"},
 		Doc:     `Lowest level written to the log file: debug, info, warn or error.`}},
 }

@@ -4,6 +4,7 @@ export namespace app {
 	    version: string;
 	    dataDir: string;
 	    locale: string;
+	    uiLanguage: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AppInfo(source);
@@ -14,6 +15,7 @@ export namespace app {
 	        this.version = source["version"];
 	        this.dataDir = source["dataDir"];
 	        this.locale = source["locale"];
+	        this.uiLanguage = source["uiLanguage"];
 	    }
 	}
 	export class Session {
@@ -540,6 +542,7 @@ export namespace app {
 	    secret: boolean;
 	    isSet: boolean;
 	    source: string;
+	    label: string;
 	    group: string;
 	    kind: string;
 	    default: string;
@@ -559,6 +562,7 @@ export namespace app {
 	        this.secret = source["secret"];
 	        this.isSet = source["isSet"];
 	        this.source = source["source"];
+	        this.label = source["label"];
 	        this.group = source["group"];
 	        this.kind = source["kind"];
 	        this.default = source["default"];
