@@ -25,6 +25,20 @@ func (s *MemoryService) List(sessionID string) ([]Memory, error) {
 	return out, nil
 }
 
+// Status returns the state of the session's background summaries: idle,
+// running, or backing off after failures (with the last error and when the
+// next try may run). The state lives in the running app (a restart clears
+// it).
+func (s *MemoryService) Status(sessionID string) (MemoryStatus, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return MemoryStatus{}, err
+	}
+	st := c.Summarizer.State(sessionID)
+	return MemoryStatus{State: st.Status, Failures: st.Failures, LastError: st.LastError,
+		NextAttempt: ts(st.NextAttempt)}, nil
+}
+
 // Delete deletes one memory; its messages stay archived.
 func (s *MemoryService) Delete(id int64) error {
 	c, err := s.app.backend()

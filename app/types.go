@@ -92,6 +92,22 @@ type Memory struct {
 	CreatedAt    string `json:"createdAt"`
 }
 
+// MemoryStatus is the state of a session's background summaries, for the
+// memory panel.
+type MemoryStatus struct {
+	// State is "idle", "running" (a summary is being written now) or
+	// "backoff" (the last summaries failed; the next try waits until
+	// NextAttempt).
+	State string `json:"state"`
+	// Failures counts the consecutive failed summaries (0 after a success).
+	Failures int `json:"failures"`
+	// LastError is the last failure's message ("" when the last one worked).
+	LastError string `json:"lastError"`
+	// NextAttempt is when the backoff ends (RFC 3339, UTC; "" unless State
+	// is "backoff").
+	NextAttempt string `json:"nextAttempt"`
+}
+
 // LogEntry is one api_logs row as listed.
 type LogEntry struct {
 	ID        int64  `json:"id"`

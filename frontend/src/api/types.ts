@@ -10,6 +10,10 @@ export type NotePage = app.NotePage
 export type Memory = app.Memory
 export type LogEntry = app.LogEntry
 export type LogDetail = app.LogDetail
+/** Token usage of one chat's logged calls (LogPage.usage). */
+export type LogUsage = app.LogUsage
+/** The state of a chat's background summaries (MemoryService.Status). */
+export type MemoryStatus = app.MemoryStatus
 export type ModelPreset = app.ModelPreset
 export type SettingField = app.SettingField
 export type AppInfo = app.AppInfo

@@ -169,6 +169,11 @@ const en: typeof ja = {
     messages: 'from {n} message | from {n} messages',
     confirmDelete: 'Delete this memory? Later turns will no longer use it.',
     refresh: 'Refresh',
+    running: 'Summarising older messages…',
+    backoff:
+      'Summarising failed {n} time in a row; the next try is after {time}. | Summarising failed {n} times in a row; the next try is after {time}.',
+    failedBefore: 'The last summary failed {n} time; it will be tried again after the next message. | The last summary failed {n} times; it will be tried again after the next message.',
+    lastError: 'Last error: {error}',
   },
   tools: {
     names: {

@@ -167,6 +167,10 @@ export default {
     messages: '{n} 件のメッセージから',
     confirmDelete: 'このメモリを削除しますか？以降の会話では参照されなくなります。',
     refresh: '更新',
+    running: '古いメッセージを要約しています…',
+    backoff: '要約が {n} 回続けて失敗しました。次の試行は {time} 以降です。',
+    failedBefore: '前回の要約は {n} 回続けて失敗しました。次のメッセージの後にもう一度試します。',
+    lastError: '最後のエラー: {error}',
   },
   tools: {
     names: {

@@ -1,23 +1,29 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import * as api from '@/api/memory'
-import type { Memory } from '@/api/types'
+import type { Memory, MemoryStatus } from '@/api/types'
 
 export const useMemoryStore = defineStore('memory', () => {
   const items = ref<Memory[]>([])
   const sessionId = ref<string | null>(null)
   const loading = ref(false)
+  /** The current chat's summary state (idle, running, backoff). */
+  const status = ref<MemoryStatus | null>(null)
 
   async function load(id: string | null) {
     sessionId.value = id
     if (!id) {
       items.value = []
+      status.value = null
       return
     }
     loading.value = true
     try {
-      const list = await api.list(id)
-      if (sessionId.value === id) items.value = list
+      const [list, st] = await Promise.all([api.list(id), api.status(id)])
+      if (sessionId.value === id) {
+        items.value = list
+        status.value = st
+      }
     } finally {
       loading.value = false
     }
@@ -28,5 +34,5 @@ export const useMemoryStore = defineStore('memory', () => {
     items.value = items.value.filter((m) => m.id !== id)
   }
 
-  return { items, sessionId, loading, load, remove }
+  return { items, sessionId, loading, status, load, remove }
 })

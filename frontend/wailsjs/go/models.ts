@@ -312,6 +312,26 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class LogUsage {
+	    sessionId: string;
+	    title: string;
+	    calls: number;
+	    promptTokens: number;
+	    completionTokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogUsage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.title = source["title"];
+	        this.calls = source["calls"];
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
+	    }
+	}
 	export class Memory {
 	    id: number;
 	    sessionId: string;
@@ -330,6 +350,24 @@ export namespace app {
 	        this.summary = source["summary"];
 	        this.messageCount = source["messageCount"];
 	        this.createdAt = source["createdAt"];
+	    }
+	}
+	export class MemoryStatus {
+	    state: string;
+	    failures: number;
+	    lastError: string;
+	    nextAttempt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MemoryStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.failures = source["failures"];
+	        this.lastError = source["lastError"];
+	        this.nextAttempt = source["nextAttempt"];
 	    }
 	}
 	export class ToolActivity {

@@ -5,3 +5,5 @@ import {app} from '../models';
 export function Delete(arg1:number):Promise<void>;
 
 export function List(arg1:string):Promise<Array<app.Memory>>;
+
+export function Status(arg1:string):Promise<app.MemoryStatus>;

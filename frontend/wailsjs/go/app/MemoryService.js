@@ -9,3 +9,7 @@ export function Delete(arg1) {
 export function List(arg1) {
   return window['go']['app']['MemoryService']['List'](arg1);
 }
+
+export function Status(arg1) {
+  return window['go']['app']['MemoryService']['Status'](arg1);
+}
