@@ -59,5 +59,6 @@ func toLogEntry(l store.APILog) LogEntry {
 		preview = append(preview[:120], '…')
 	}
 	return LogEntry{ID: l.ID, SessionID: l.SessionID, Model: l.Model, Error: l.Error, LatencyMS: l.LatencyMS,
-		CreatedAt: ts(l.CreatedAt), Preview: string(preview)}
+		CreatedAt: ts(l.CreatedAt), Preview: string(preview),
+		PromptTokens: l.PromptTokens, CompletionTokens: l.CompletionTokens}
 }

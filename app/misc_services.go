@@ -65,6 +65,15 @@ func (s *LogService) List(limit, offset int) (LogPage, error) {
 	for i, l := range ls {
 		page.Entries[i] = toLogEntry(l)
 	}
+	usage, err := c.DB.APILogUsage(context.Background())
+	if err != nil {
+		return LogPage{}, err
+	}
+	page.Usage = make([]LogUsage, len(usage))
+	for i, u := range usage {
+		page.Usage[i] = LogUsage{SessionID: u.SessionID, Title: u.Title, Calls: u.Calls,
+			PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	}
 	return page, nil
 }
 

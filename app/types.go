@@ -118,6 +118,21 @@ type LogEntry struct {
 	CreatedAt string `json:"createdAt"`
 	// Preview is the first 120 characters of the response.
 	Preview string `json:"preview"`
+	// PromptTokens and CompletionTokens are the usage the provider reported
+	// for the call (0 when it reported none).
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+}
+
+// LogUsage is the token usage of one session's logged calls.
+type LogUsage struct {
+	// SessionID is "" for calls made outside any session.
+	SessionID string `json:"sessionId"`
+	// Title is the session's title ("" when deleted or outside a session).
+	Title            string `json:"title"`
+	Calls            int    `json:"calls"`
+	PromptTokens     int    `json:"promptTokens"`
+	CompletionTokens int    `json:"completionTokens"`
 }
 
 // LogDetail is one api_logs row with its request and response.
@@ -131,6 +146,9 @@ type LogDetail struct {
 type LogPage struct {
 	Entries []LogEntry `json:"entries"`
 	Total   int        `json:"total"`
+	// Usage is the token usage per session over every log (not just this
+	// page), the session used most recently first.
+	Usage []LogUsage `json:"usage"`
 }
 
 // SettingField is one configuration key as the settings screen shows it.

@@ -148,7 +148,7 @@ func TestAPinnedPageOfOneLongLineIsCutAtASentenceOnAnEightKModel(t *testing.T) {
 func TestPinnedNotesOutrankRetrievedDocumentsWhenRoomIsShort(t *testing.T) {
 	c := tokens.Estimate
 	b := Budget{Input: 1000, LayerShare: 0.4}
-	doc := "doc " + strings.Repeat("kb sentence. ", 100)   // ~330 tokens
+	doc := "doc " + strings.Repeat("kb sentence. ", 100)    // ~330 tokens
 	note := "note " + strings.Repeat("pin sentence. ", 100) // ~350 tokens
 	// The KB layer comes first in layer order, the pinned one has priority.
 	layers := []Layer{

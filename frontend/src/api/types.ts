@@ -24,8 +24,9 @@ export type KBHit = app.KBHit
 export interface ImportResult extends Omit<Data<app.ImportResult>, 'session'> {
   session: Session
 }
-export interface LogPage extends Omit<Data<app.LogPage>, 'entries'> {
+export interface LogPage extends Omit<Data<app.LogPage>, 'entries' | 'usage'> {
   entries: LogEntry[]
+  usage: LogUsage[]
 }
 export interface ModelOptions extends Omit<Data<app.ModelOptions>, 'presets'> {
   presets: ModelPreset[]

@@ -1,13 +1,15 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import * as api from '@/api/logs'
-import type { LogDetail, LogEntry } from '@/api/types'
+import type { LogDetail, LogEntry, LogUsage } from '@/api/types'
 
 export const LOG_PAGE_SIZE = 30
 
 export const useLogStore = defineStore('logs', () => {
   const entries = ref<LogEntry[]>([])
   const total = ref(0)
+  /** Token usage per chat over every log (not just this page). */
+  const usage = ref<LogUsage[]>([])
   const offset = ref(0)
   const loading = ref(false)
   const detail = ref<LogDetail | null>(null)
@@ -27,6 +29,7 @@ export const useLogStore = defineStore('logs', () => {
       }
       entries.value = res.entries
       total.value = res.total
+      usage.value = res.usage
       offset.value = Math.max(0, at)
     } finally {
       loading.value = false
@@ -58,7 +61,7 @@ export const useLogStore = defineStore('logs', () => {
   }
 
   return {
-    entries, total, offset, loading, detail, page, pages, hasPrev, hasNext,
+    entries, total, usage, offset, loading, detail, page, pages, hasPrev, hasNext,
     load, next, prev, open, close, remove, clear,
   }
 })

@@ -236,6 +236,8 @@ export namespace app {
 	    latencyMs: number;
 	    createdAt: string;
 	    preview: string;
+	    promptTokens: number;
+	    completionTokens: number;
 	    requestJson: string;
 	    responseText: string;
 	
@@ -252,6 +254,8 @@ export namespace app {
 	        this.latencyMs = source["latencyMs"];
 	        this.createdAt = source["createdAt"];
 	        this.preview = source["preview"];
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
 	        this.requestJson = source["requestJson"];
 	        this.responseText = source["responseText"];
 	    }
@@ -264,6 +268,8 @@ export namespace app {
 	    latencyMs: number;
 	    createdAt: string;
 	    preview: string;
+	    promptTokens: number;
+	    completionTokens: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new LogEntry(source);
@@ -278,11 +284,14 @@ export namespace app {
 	        this.latencyMs = source["latencyMs"];
 	        this.createdAt = source["createdAt"];
 	        this.preview = source["preview"];
+	        this.promptTokens = source["promptTokens"];
+	        this.completionTokens = source["completionTokens"];
 	    }
 	}
 	export class LogPage {
 	    entries: LogEntry[];
 	    total: number;
+	    usage: LogUsage[];
 	
 	    static createFrom(source: any = {}) {
 	        return new LogPage(source);
@@ -292,6 +301,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.entries = this.convertValues(source["entries"], LogEntry);
 	        this.total = source["total"];
+	        this.usage = this.convertValues(source["usage"], LogUsage);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
