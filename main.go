@@ -65,6 +65,7 @@ func runWindow() (err error) {
 			}
 		}
 	}()
+	app.TuneWebView()
 	a := app.New(core.Options{Environ: os.Environ()})
 	return wails.Run(&options.App{
 		Title:            "playchat",

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"unicode"
@@ -23,7 +24,12 @@ var (
 
 func jaTokenizer() (*tokenizer.Tokenizer, error) {
 	kagomeOnce.Do(func() {
+		// The full dictionary: terms are base forms (書い → 書く), which
+		// live in the feature strings ipa.DictShrink leaves out.
 		kagomeTk, kagomeErr = tokenizer.New(ipa.Dict(), tokenizer.OmitBosEos())
+		// Loading decompresses and decodes ~60 MiB that is garbage at
+		// once: give it back to the OS instead of keeping it as headroom.
+		debug.FreeOSMemory()
 		if kagomeErr != nil {
 			kagomeErr = fmt.Errorf("load the Japanese dictionary: %w", kagomeErr)
 		}

@@ -1,0 +1,6 @@
+//go:build !(linux && desktop)
+
+package app
+
+// TuneWebView does nothing outside the Linux desktop build.
+func TuneWebView() {}
