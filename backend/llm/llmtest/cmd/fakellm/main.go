@@ -42,6 +42,8 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	chunkDelay := fs.Duration("chunk-delay", 0, "delay between chunks of the default reply")
 	deltaSize := fs.Int("delta-size", 0, "cut the default reply into deltas of N runes (overrides -chunks)")
 	replyLen := fs.Int("reply-len", 0, "default reply: a generated Markdown text of N runes (llmtest.FillerText)")
+	longTrigger := fs.String("long-trigger", "", "a user message containing this word gets a generated reply of -long-len runes")
+	longLen := fs.Int("long-len", 4000, "length in runes of the -long-trigger reply")
 	rate := fs.Float64("rate", 0, "deltas per second of the default reply (overrides -chunk-delay; 0 = as fast as possible unless -chunk-delay is set)")
 	script := fs.String("script", os.Getenv("FAKELLM_SCRIPT"), "JSON file with a list of scripted responses (env FAKELLM_SCRIPT)")
 	models := fs.String("models", "", "comma-separated model ids for /v1/models")
@@ -66,6 +68,24 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	}
 	if *models != "" {
 		opts = append(opts, llmtest.WithModels(strings.Split(*models, ",")...))
+	}
+	if *longTrigger != "" {
+		short, size, delay := *reply, *deltaSize, *chunkDelay
+		n, trigger, long := *chunks, *longTrigger, *longLen
+		opts = append(opts, llmtest.WithDefault(func(rec llmtest.RecordedRequest) llmtest.Response {
+			last := rec.LastUserMessage()
+			text := short
+			if strings.Contains(last, trigger) {
+				text = llmtest.FillerText(long)
+			} else if text == "" {
+				text = "fake reply: " + last
+			}
+			r := llmtest.Response{Reply: text, DeltaSize: size, ChunkDelay: delay}
+			if size == 0 {
+				r.Chunks = llmtest.SplitText(text, n)
+			}
+			return r
+		}))
 	}
 	var scripted []llmtest.Response
 	if *script != "" {
