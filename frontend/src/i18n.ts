@@ -4,7 +4,11 @@ import ja from './locales/ja'
 
 export type Locale = 'ja' | 'en'
 export const LOCALES: Locale[] = ['ja', 'en']
-const STORAGE_KEY = 'playchat.locale'
+/** The UI_LANGUAGE setting: follow the OS, or a fixed language. */
+export type LanguageChoice = 'auto' | Locale
+// Where earlier versions kept the choice (the webview's storage, shared by
+// every data dir); it is removed at start and no longer read.
+const LEGACY_STORAGE_KEY = 'playchat.locale'
 
 export const i18n = createI18n<[typeof ja], Locale, false>({
   legacy: false,
@@ -23,37 +27,46 @@ function asLocale(v: string | null | undefined): Locale | null {
   return null
 }
 
-/** The language the user picked in Settings, or null to follow the OS. */
-export function storedLocale(): Locale | null {
-  try {
-    return asLocale(localStorage.getItem(STORAGE_KEY))
-  } catch {
-    return null
-  }
+/** A UI_LANGUAGE value as a choice; anything but ja/en is "auto". */
+export function languageChoice(v: string | null | undefined): LanguageChoice {
+  return v === 'ja' || v === 'en' ? v : 'auto'
 }
 
 let osLocale: Locale = asLocale(typeof navigator !== 'undefined' ? navigator.language : '') ?? 'en'
+let choice: LanguageChoice = 'auto'
 
 function apply(l: Locale) {
   i18n.global.locale.value = l
   if (typeof document !== 'undefined') document.documentElement.lang = l
 }
 
-/** Starts with the stored choice, else the OS locale the backend reported, else the browser's. */
-export function initLocale(systemLocale?: string | null) {
+/**
+ * Starts with the UI_LANGUAGE setting of the data dir (SystemService.Info's
+ * uiLanguage), else the OS locale the backend reported, else the browser's.
+ */
+export function initLocale(systemLocale?: string | null, uiLanguage?: string | null) {
   osLocale = asLocale(systemLocale) ?? osLocale
-  apply(storedLocale() ?? osLocale)
+  choice = languageChoice(uiLanguage)
+  try {
+    localStorage.removeItem(LEGACY_STORAGE_KEY)
+  } catch {
+    // no storage: nothing to clean up
+  }
+  apply(choice === 'auto' ? osLocale : choice)
 }
 
-/** Switches the language; null goes back to following the OS. */
-export function setLocale(l: Locale | null) {
-  try {
-    if (l) localStorage.setItem(STORAGE_KEY, l)
-    else localStorage.removeItem(STORAGE_KEY)
-  } catch {
-    // storage unavailable: the choice lasts for this run only
-  }
-  apply(l ?? osLocale)
+/**
+ * Shows the window in a language; "auto" (or null) follows the OS. Saving the
+ * choice is the settings service's job (UI_LANGUAGE), so it stays with the data dir.
+ */
+export function setLocale(l: LanguageChoice | null) {
+  choice = l ?? 'auto'
+  apply(choice === 'auto' ? osLocale : choice)
+}
+
+/** The current UI_LANGUAGE choice. */
+export function currentChoice(): LanguageChoice {
+  return choice
 }
 
 export function currentLocale(): Locale {

@@ -5,7 +5,7 @@ import { i18n, initLocale } from './i18n'
 import './styles/base.css'
 import './styles/markdown.css'
 
-// The stored choice or the browser language until SystemService reports the OS locale.
+// The browser language until SystemService reports UI_LANGUAGE and the OS locale.
 initLocale(null)
 
 createApp(App).use(createPinia()).use(i18n).mount('#app')

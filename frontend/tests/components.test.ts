@@ -13,7 +13,7 @@ import { testI18n } from './helpers'
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
 
 const field = (over: Partial<SettingField> = {}): SettingField => ({
-  key: 'OPENAI_API_KEY', value: 'sk-…abcd', secret: true, isSet: true, source: 'gui', group: 'providers',
+  key: 'OPENAI_API_KEY', value: 'sk-…abcd', secret: true, isSet: true, source: 'gui', label: 'OpenAI API key', group: 'models',
   kind: 'string', default: '', choices: [], doc: 'API key for openai/ models.', ...over,
 })
 
@@ -196,18 +196,20 @@ describe('i18n', () => {
     expect(keys(en).sort()).toEqual(keys(ja).sort())
   })
 
-  it('follows the OS locale unless the user picked one', () => {
-    localStorage.clear()
-    initLocale('en')
-    expect(i18n.global.locale.value).toBe('en')
-    initLocale('ja')
-    expect(i18n.global.locale.value).toBe('ja')
-    setLocale('en')
-    expect(localStorage.getItem('playchat.locale')).toBe('en')
-    initLocale('ja')
-    expect(i18n.global.locale.value).toBe('en')
-    setLocale(null)
+  it('follows the OS locale unless UI_LANGUAGE picks one, and never reads the webview storage', () => {
+    localStorage.setItem('playchat.locale', 'en') // left by an earlier version, shared by every data dir
+    initLocale('ja', 'auto')
     expect(i18n.global.locale.value).toBe('ja')
     expect(localStorage.getItem('playchat.locale')).toBeNull()
+    initLocale('en', undefined)
+    expect(i18n.global.locale.value).toBe('en')
+    initLocale('en', 'ja')
+    expect(i18n.global.locale.value).toBe('ja')
+    setLocale('en')
+    expect(i18n.global.locale.value).toBe('en')
+    setLocale('auto')
+    expect(i18n.global.locale.value).toBe('en')
+    initLocale('ja', 'xx')
+    expect(i18n.global.locale.value).toBe('ja')
   })
 })

@@ -66,7 +66,7 @@ describe('settingRejection', () => {
 })
 
 const field = (over: Partial<SettingField>): SettingField => ({
-  key: 'K', value: '', secret: false, isSet: false, source: 'default', group: 'model',
+  key: 'K', value: '', secret: false, isSet: false, source: 'default', label: '', group: 'models',
   kind: 'string', default: '', choices: [], doc: '', ...over,
 })
 const view = {

@@ -105,12 +105,18 @@ const en: typeof ja = {
     language: 'Language',
     languageAuto: 'Same as the OS',
     groups: {
-      model: 'Model',
-      providers: 'Providers',
+      models: 'Models and API keys',
       memory: 'Memory',
-      knowledge: 'Knowledge',
-      other: 'Other',
+      knowledge: 'Knowledge base',
+      advanced: 'Advanced',
     },
+    groupHints: {
+      models: 'Choose a model and give its provider’s API key (or the address of a local server such as Ollama). This is all a first chat needs.',
+      memory: 'How older messages are summarised and how much of each pinned note is read.',
+      knowledge: 'Your Markdown folder and web search, used to answer from your own documents.',
+      advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
+    },
+    envName: 'Name in .env: {key}',
     sources: {
       default: 'default',
       dotenv: '.env',

@@ -103,12 +103,18 @@ export default {
     language: '表示言語',
     languageAuto: 'OS に合わせる',
     groups: {
-      model: 'モデル',
-      providers: 'プロバイダー',
+      models: 'モデルと API キー',
       memory: 'メモリ',
-      knowledge: 'ナレッジ',
-      other: 'その他',
+      knowledge: 'ナレッジベース',
+      advanced: '詳細設定',
     },
+    groupHints: {
+      models: '使うモデルを選び、そのプロバイダーの API キー（または Ollama などローカルサーバーのアドレス）を入力します。最初のチャットに必要なのはこれだけです。',
+      memory: '古いメッセージの要約と、ピン留めしたノートを読み込む量の設定です。',
+      knowledge: '自分の Markdown フォルダとウェブ検索。手元の文書をもとに答えるときに使います。',
+      advanced: 'トークン数の上限、ツール、診断の設定です。ふつうは既定値のままで大丈夫です。',
+    },
+    envName: '.env での名前: {key}',
     sources: {
       default: '既定値',
       dotenv: '.env',

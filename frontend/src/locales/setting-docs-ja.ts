@@ -25,6 +25,38 @@ const docs: Record<string, string> = {
   DISCORD_BOT_TOKEN: 'Discord ボットのトークン。空ならボットは動きません。',
   DEBUG: '詳細な診断情報（LLM リクエストの完全なトレースなど。秘密情報は伏せられます）。',
   LOG_LEVEL: 'ログファイルに書く最低レベル: debug・info・warn・error。',
+  UI_LANGUAGE: 'ウィンドウの表示言語: auto（OS に合わせる）・ja・en。',
+}
+
+/**
+ * Japanese plain labels of the settings keys (the backend sends the English
+ * `label`); the key name is shown under the label for people who use .env.
+ */
+export const labels: Record<string, string> = {
+  DEFAULT_MODEL: '既定のモデル',
+  OPENAI_API_KEY: 'OpenAI の API キー',
+  ANTHROPIC_API_KEY: 'Anthropic の API キー',
+  OPENROUTER_API_KEY: 'OpenRouter の API キー',
+  OLLAMA_API_BASE: 'Ollama サーバーのアドレス',
+  LM_STUDIO_API_BASE: 'LM Studio サーバーのアドレス',
+  OPENAI_BASE_URL: 'OpenAI 互換 API のアドレス',
+  ANTHROPIC_BASE_URL: 'Anthropic API のアドレス',
+  SUMMARY_MODEL: '要約に使うモデル',
+  MEMORY_SUMMARIZE_THRESHOLD: '要約を始めるメッセージ数',
+  SESSION_NOTES_CONTENT_LIMIT: 'ピン留めノート 1 ページの文字数',
+  KNOWLEDGE_BASE_DIR: 'ナレッジベースのフォルダ',
+  EMBEDDING_MODEL: '埋め込みモデル',
+  LOCAL_KB_TOP_K: '返答に使う文書の数',
+  LOCAL_KB_MIN_SCORE: '一致度の下限',
+  KNOWLEDGE_CONTEXT_LIMIT: '学習済みナレッジの見出し数',
+  TAVILY_API_KEY: 'Tavily ウェブ検索の API キー',
+  UI_LANGUAGE: '表示言語',
+  CONTEXT_WINDOW_TOKENS: 'コンテキストウィンドウ（トークン）',
+  MAX_OUTPUT_TOKENS: '返答の長さの上限（トークン）',
+  TOOL_MAX_ROUNDS: '1 回の返答でのツール呼び出し回数',
+  DISCORD_BOT_TOKEN: 'Discord ボットのトークン',
+  DEBUG: 'デバッグモード',
+  LOG_LEVEL: 'ログの詳しさ',
 }
 
 export default docs

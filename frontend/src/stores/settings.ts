@@ -2,11 +2,11 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import * as settingsApi from '@/api/settings'
 import * as systemApi from '@/api/system'
-import type { AppInfo, SettingField, SettingsView } from '@/api/types'
+import type { AppInfo, SettingsView } from '@/api/types'
+import { groupSettings } from '@/utils/settingGroups'
 import { useModelStore } from './models'
 
-/** The UI groups, in display order; unknown groups go to "other". */
-export const SETTING_GROUPS = ['model', 'providers', 'memory', 'knowledge', 'other'] as const
+export { SETTING_GROUPS } from '@/utils/settingGroups'
 
 export const useSettingsStore = defineStore('settings', () => {
   const view = ref<SettingsView | null>(null)
@@ -17,17 +17,8 @@ export const useSettingsStore = defineStore('settings', () => {
 
   const dataDir = computed(() => view.value?.dataDir || info.value?.dataDir || '')
 
-  const groups = computed(() => {
-    const out: { group: string; fields: SettingField[] }[] = SETTING_GROUPS.map((g) => ({
-      group: g,
-      fields: [],
-    }))
-    for (const f of view.value?.fields ?? []) {
-      const g = out.find((x) => x.group === f.group) ?? out[out.length - 1]
-      g.fields.push(f)
-    }
-    return out.filter((g) => g.fields.length > 0)
-  })
+  /** The fields by group, models and keys first (UI_LANGUAGE is shown on its own). */
+  const groups = computed(() => groupSettings(view.value?.fields ?? []))
 
   async function loadInfo(): Promise<AppInfo | null> {
     info.value = await systemApi.info()
