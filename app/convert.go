@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/notes"
 
 	"playchat/backend/store"
@@ -28,6 +29,14 @@ func toMessage(m store.Message) Message {
 		// Written by the turn from event.ToolActivity; an unreadable value
 		// only hides the activity list.
 		_ = json.Unmarshal([]byte(m.ToolActivity), &out.Tools)
+	}
+	if m.ErrorInfo != "" {
+		// Written by the turn from apperr.Info; unreadable, the English
+		// Error is shown as it is.
+		var in apperr.Info
+		if json.Unmarshal([]byte(m.ErrorInfo), &in) == nil && in.Code != "" {
+			out.ErrorInfo = &in
+		}
 	}
 	return out
 }

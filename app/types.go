@@ -24,11 +24,15 @@ type Message struct {
 	Role      string `json:"role"`
 	Content   string `json:"content"`
 	// Status is "complete", "partial" (the stream stopped early) or "error".
-	Status    string `json:"status"`
-	Error     string `json:"error"`
-	Model     string `json:"model"`
-	CreatedAt string `json:"createdAt"`
-	Archived  bool   `json:"archived"`
+	Status string `json:"status"`
+	Error  string `json:"error"`
+	// ErrorInfo is Error with its code and params ({code, params,
+	// message}), for the window to word it; nil for replies stored before
+	// codes existed and for errors without a code.
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
+	Model     string       `json:"model"`
+	CreatedAt string       `json:"createdAt"`
+	Archived  bool         `json:"archived"`
 	// Forgotten is true for an archived message whose memory was deleted:
 	// neither it nor its summary goes to the model any more.
 	Forgotten bool `json:"forgotten"`

@@ -174,7 +174,8 @@ type Spec struct {
 	// renders the value Go-quoted ("…" with escapes); {err} is the wrapped
 	// cause's text (not a param).
 	Template string `json:"template"`
-	// Params are the placeholder names, in order of first use.
+	// Params are the names of the params the code sends: the template's
+	// placeholders in order of first use, then any the template does not show.
 	Params []string `json:"params"`
 }
 
@@ -182,7 +183,7 @@ type Spec struct {
 func Codes() []Spec {
 	out := make([]Spec, 0, len(templates))
 	for c, t := range templates {
-		out = append(out, Spec{Code: c, Template: t, Params: placeholders(t)})
+		out = append(out, Spec{Code: c, Template: t, Params: append(placeholders(t), extraParams[c]...)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out

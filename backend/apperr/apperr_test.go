@@ -143,3 +143,17 @@ func TestTheCauseGoesWhereTheTemplateSaysErr(t *testing.T) {
 		}
 	}
 }
+
+func TestExtraParamsBelongToKnownCodesAndAreNotInTheTemplate(t *testing.T) {
+	for c, ps := range extraParams {
+		tmpl, ok := Template(c)
+		if !ok {
+			t.Errorf("extra params for unknown code %s", c)
+		}
+		for _, p := range ps {
+			if strings.Contains(tmpl, "{"+p+"}") || strings.Contains(tmpl, "{"+p+":q}") {
+				t.Errorf("%s: %s is in the template already", c, p)
+			}
+		}
+	}
+}

@@ -225,3 +225,12 @@ var templates = map[Code]string{
 	ToolPanicked:           "the tool failed unexpectedly",
 	ToolFailed:             "{detail}",
 }
+
+// extraParams lists the params a code sends that its English template does
+// not show (the window may use them).
+var extraParams = map[Code][]string{
+	ChatUnreachable:         {"kind"},
+	LLMInterrupted:          {"detail"},
+	ConfigInvalidValueFrom:  {"sourceId"},
+	ConfigInvalidSecretFrom: {"sourceId"},
+}

@@ -1,6 +1,8 @@
 package chat_test
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -50,5 +52,19 @@ func TestTheToolLimitErrorEventCarriesItsCodeAndRounds(t *testing.T) {
 	if ev.Code != apperr.ChatToolLimit || ev.Params["rounds"] != 1 ||
 		ev.Message != "the model reached the tool-call limit (1 rounds): it kept calling tools and gave no answer" {
 		t.Errorf("error event %+v", ev)
+	}
+}
+
+func TestAFailedReplyIsStoredWithItsErrorCode(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := newCore(t, srv, "OPENAI_BASE_URL=http://127.0.0.1:9/v1")
+	res, _, _ := turn(t, c, "", "hi")
+	msgs, err := c.DB.SessionMessages(context.Background(), res.Reply.SessionID)
+	if err != nil || len(msgs) != 2 {
+		t.Fatalf("messages %+v, %v", msgs, err)
+	}
+	var in apperr.Info
+	if err := json.Unmarshal([]byte(msgs[1].ErrorInfo), &in); err != nil || in.Code != apperr.ChatUnreachable || in.Message != msgs[1].Error {
+		t.Errorf("stored error info %q (%v)", msgs[1].ErrorInfo, err)
 	}
 }

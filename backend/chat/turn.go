@@ -67,7 +67,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		if strings.TrimSpace(text) != "" {
 			reply.Status = store.StatusPartial
 		}
-		reply.Error = userError(err)
+		reply.Error, reply.ErrorInfo = userError(err), userInfoJSON(err)
 	}
 
 	// Store the reply even when the turn's context was cancelled.
@@ -106,7 +106,7 @@ func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: partial,
-		Status: store.StatusError, Error: userError(err), Model: t.Model}
+		Status: store.StatusError, Error: userError(err), ErrorInfo: userInfoJSON(err), Model: t.Model}
 	if serr := s.db.InsertMessage(ctx, &reply); serr != nil {
 		s.log.Error("store failed reply", "err", serr)
 	}

@@ -31,6 +31,9 @@ const (
 	// so a save from a draft that began at an older version is refused
 	// instead of overwriting the change it never saw.
 	MigrationNoteVersion = "20261130000005_note_page_version"
+	// MigrationMessageErrorInfo stores a failed reply's error with its code
+	// and params (issue 8), so a reloaded session words it in the UI language.
+	MigrationMessageErrorInfo = "20261130000006_message_error_info"
 )
 
 type step struct {
@@ -190,6 +193,9 @@ var steps = []step{
 	}},
 	{MigrationNoteVersion, []string{
 		`ALTER TABLE note_pages ADD COLUMN version INTEGER NOT NULL DEFAULT 1`,
+	}},
+	{MigrationMessageErrorInfo, []string{
+		`ALTER TABLE messages ADD COLUMN error_info TEXT NOT NULL DEFAULT ''`,
 	}},
 }
 

@@ -49,8 +49,12 @@ type Message struct {
 	MemoryID         *int64     `bun:"memory_id"`
 	// ToolActivity is the JSON array of the reply's tool calls as the
 	// activity list showed them ("" when none ran).
-	ToolActivity string    `bun:"tool_activity"`
-	CreatedAt    time.Time `bun:"created_at"`
+	ToolActivity string `bun:"tool_activity"`
+	// ErrorInfo is Error with its code and params as JSON
+	// ({"code","params","message"}, backend/apperr.Info); "" when there is
+	// no error, or for replies stored before codes existed.
+	ErrorInfo string    `bun:"error_info"`
+	CreatedAt time.Time `bun:"created_at"`
 }
 
 // Memory is a row of memories: the summary of archived messages (level 0) or

@@ -62,12 +62,27 @@ describe('ToolActivityList', () => {
     expect(w.get('[data-test="tool-result"]').text()).toContain('not found')
   })
 
+  it('says why a call failed in the UI language, keeping the English for a tooltip', () => {
+    const w = mountList([
+      {
+        id: 'u', name: 'fly', label: 'fly', status: 'error', result: 'error: unknown tool "fly"',
+        error: { code: 'tool.unknown', params: { name: 'fly' }, message: 'unknown tool "fly"' },
+      },
+    ], 'ja')
+    const failure = w.get('[data-test="tool-failure"]')
+    expect(failure.text()).toBe('「fly」というツールはありません')
+    expect(failure.attributes('title')).toBe('unknown tool "fly"')
+  })
+
   it('translates known tool names and falls back to the backend label', () => {
     const tools: ToolActivity[] = [
       { id: '1', name: 'read_note', label: 'Read note', status: 'done' },
       { id: '2', name: 'write_note', label: 'Write note', status: 'done' },
       { id: '3', name: 'weather', label: 'Weather lookup', status: 'done' },
-      { id: '4', name: 'write_note', label: 'Write note', detail: 'arguments truncated', status: 'error', result: 'truncated: not run' },
+      {
+        id: '4', name: 'write_note', label: 'Write note', detail: 'arguments truncated', status: 'error', result: 'truncated: not run',
+        error: { code: 'tool.argumentsTruncated', message: 'arguments truncated' },
+      },
     ]
     expect(rows(mountList(tools, 'ja')).map((r) => r.label)).toEqual([
       'ノートを読む', 'ノートに書く', 'Weather lookup', 'ノートに書く',

@@ -158,8 +158,10 @@ describe('MessageItem', () => {
 
   it('shows a known backend error in the UI language, with the original in the tooltip', () => {
     const error = 'stream interrupted before the reply finished: unexpected EOF'
+    // as stored with the reply: the English text and its code
+    const errorInfo = { code: 'llm.interrupted', params: { detail: { code: '', message: 'unexpected EOF' } }, message: error }
     const w = mount(MessageItem, {
-      props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error, archived: false, forgotten: false }) },
+      props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error, errorInfo, archived: false, forgotten: false }) },
       global: { plugins: [testI18n('ja')] },
     })
     const text = w.get('[data-test="error-text"]')

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SettingField } from '@/api/types'
 import SettingsPanel from '@/components/SettingsPanel.vue'
 import { useToastStore } from '@/stores/toasts'
+import { toError } from '@/api/errors'
 import { cleanSettingValue, inputModeFor, normalizeNumber, settingProblem, settingRejection } from '@/utils/settings'
 import { testI18n } from './helpers'
 
@@ -48,19 +49,18 @@ describe('settingProblem', () => {
 })
 
 describe('settingRejection', () => {
+  const reason = { code: 'config.reason.intMin', params: { min: '1' }, message: 'must be an integer ≥ 1' }
+  const refused = (code: string, key: string) => ({ code, params: { key, reason }, message: `config: invalid ${key}` })
+
   it('finds the key a backend ValueError names, with the reason alone', () => {
-    const msg = 'config: invalid MAX_OUTPUT_TOKENS "0" from the settings: must be an integer ≥ 1'
-    expect(settingRejection(msg, ['MAX_OUTPUT_TOKENS', 'DEBUG'])).toEqual({
-      key: 'MAX_OUTPUT_TOKENS', reason: 'must be an integer ≥ 1',
+    expect(settingRejection(refused('config.invalidValueFrom', 'MAX_OUTPUT_TOKENS'), ['MAX_OUTPUT_TOKENS', 'DEBUG'])).toEqual({
+      key: 'MAX_OUTPUT_TOKENS', reason,
     })
-    const url = 'config: invalid OLLAMA_API_BASE "x: y": must be an absolute http:// or https:// URL'
-    expect(settingRejection(url, ['OLLAMA_API_BASE'])?.reason).toBe('must be an absolute http:// or https:// URL')
-    const secret = 'config: invalid OPENAI_API_KEY (value hidden): must not contain spaces or control characters'
-    expect(settingRejection(secret, ['OPENAI_API_KEY'])?.key).toBe('OPENAI_API_KEY')
+    expect(settingRejection(refused('config.invalidSecret', 'OPENAI_API_KEY'), ['OPENAI_API_KEY'])?.key).toBe('OPENAI_API_KEY')
   })
 
   it('names nothing when the error is about no edited key', () => {
-    expect(settingRejection('config: invalid DEBUG "x": must be true or false', ['LOG_LEVEL'])).toBeNull()
+    expect(settingRejection(refused('config.invalidValue', 'DEBUG'), ['LOG_LEVEL'])).toBeNull()
     expect(settingRejection('database is locked', ['LOG_LEVEL'])).toBeNull()
   })
 })
@@ -107,7 +107,14 @@ describe('SettingsPanel', () => {
   it('shows the backend\'s refusal under the field, keeps the value and says nothing was saved', async () => {
     const w = await mountPanel()
     const toasts = useToastStore()
-    api.save.mockRejectedValueOnce(new Error('config: invalid MAX_OUTPUT_TOKENS "0": must be an integer ≥ 1'))
+    // as the adapter rethrows the backend's {code, params, message}
+    api.save.mockRejectedValueOnce(
+      toError({
+        code: 'config.invalidValue',
+        params: { key: 'MAX_OUTPUT_TOKENS', value: '0', reason: { code: 'config.reason.intMin', params: { min: '1' }, message: 'must be an integer ≥ 1' } },
+        message: 'config: invalid MAX_OUTPUT_TOKENS "0": must be an integer ≥ 1',
+      }),
+    )
     await type(w, '0')
     await w.get('[data-test="save-settings"]').trigger('click')
     await flushPromises()

@@ -1,6 +1,7 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { toError } from '@/api/errors'
 import ToastList from '@/components/ToastList.vue'
 import { ERROR_TOAST_TIMEOUT_MS, TOAST_TIMEOUT_MS, useToastStore } from '@/stores/toasts'
 import { testI18n } from './helpers'
@@ -107,8 +108,9 @@ describe('ToastList', () => {
   it('shows a backend error in the UI language, with the original words in the tooltip', async () => {
     const toasts = useToastStore()
     const w = mount(ToastList, { global: { plugins: [testI18n('ja')] } })
-    toasts.push('provider returned 429: Rate limit reached', 'error')
-    toasts.error('playchat is still starting', '起動時の読み込みに失敗しました')
+    // as the adapters rethrow the backend's {code, params, message}
+    toasts.error(toError({ code: 'llm.providerStatus', params: { status: 429, detail: 'Rate limit reached' }, message: 'provider returned 429: Rate limit reached' }))
+    toasts.error(toError({ code: 'app.starting', message: 'playchat is still starting' }), '起動時の読み込みに失敗しました')
     toasts.info('provider returned 429: an info toast is shown as pushed')
     await w.vm.$nextTick()
     const texts = w.findAll('[data-test="toast-text"]')

@@ -94,7 +94,7 @@ export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnH
         finish({ ok: true })
         break
       case 'error':
-        finish({ ok: false, error: String(ev.value ?? ''), started: true })
+        finish({ ok: false, error: errorMessage(ev.value ?? ''), started: true })
         break
     }
   })

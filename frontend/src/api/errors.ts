@@ -1,9 +1,95 @@
-// Wails v2 rejects a bound method's promise with the Go error's text (a plain
-// string). Everything above the adapters sees real Error objects instead.
+import { ERROR_CODES } from './errorCodes'
 
-/** Turns any rejection value into an Error with a readable message. */
+// The Go side rejects a bound method's promise with {code, params, message}
+// (app.FormatError, from backend/apperr) and sends a turn's `error` event
+// with the same shape. Everything above the adapters sees real Error objects
+// instead: an AppError when the rejection has a code.
+
+/** An error as the backend describes it (Go's apperr.Info). */
+export interface ErrorInfo {
+  /** What went wrong (see api/errorCodes.ts); "" when the error has no code. */
+  code: string
+  /** The values the code's message names; nested errors are ErrorInfo too. */
+  params?: Record<string, unknown>
+  /** The whole English text, kept for tooltips and bug reports. */
+  message: string
+}
+
+/** An Error from the backend, with its code and params. */
+export class AppError extends Error {
+  readonly code: string
+  readonly params: Record<string, unknown>
+  constructor(info: ErrorInfo) {
+    super(info.message || info.code || 'unknown error')
+    this.name = 'AppError'
+    this.code = info.code
+    this.params = info.params ?? {}
+  }
+}
+
+/** Whether v has the shape of an ErrorInfo. */
+export function isErrorInfo(v: unknown): v is ErrorInfo {
+  return (
+    !!v && typeof v === 'object' && typeof (v as ErrorInfo).code === 'string' &&
+    typeof (v as ErrorInfo).message === 'string'
+  )
+}
+
+/** An ErrorInfo encoded as JSON (older runtimes pass the formatter's value as a string). */
+function parseInfo(s: string): ErrorInfo | null {
+  if (!s.startsWith('{')) return null
+  try {
+    const v: unknown = JSON.parse(s)
+    return isErrorInfo(v) ? v : null
+  } catch {
+    return null
+  }
+}
+
+// The stores keep error texts as strings (a toast, a failed reply, a panel's
+// error line). So that the window can still word such a text by its code,
+// the ErrorInfo of every backend error seen is remembered by its message;
+// infoOf(text) finds it again. Bounded: the oldest entries go first.
+const seen = new Map<string, ErrorInfo>()
+const SEEN_MAX = 300
+
+function remember(info: ErrorInfo) {
+  if (!info.code || !info.message) return
+  seen.delete(info.message)
+  seen.set(info.message, info)
+  if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value as string)
+  for (const v of Object.values(info.params ?? {})) if (isErrorInfo(v)) remember(v)
+}
+
+/**
+ * The ErrorInfo of any error value: an AppError, an ErrorInfo (or its JSON),
+ * or the message of a backend error seen before. Anything else has code "".
+ */
+export function infoOf(reason: unknown): ErrorInfo {
+  if (reason instanceof AppError) return { code: reason.code, params: reason.params, message: reason.message }
+  if (isErrorInfo(reason)) {
+    remember(reason)
+    return reason
+  }
+  if (typeof reason === 'string') {
+    const parsed = parseInfo(reason)
+    if (parsed) {
+      remember(parsed)
+      return parsed
+    }
+    return seen.get(reason) ?? { code: '', message: reason }
+  }
+  return { code: '', message: toError(reason).message }
+}
+
+/** Turns any rejection value into an Error with a readable message (an AppError when it has a code). */
 export function toError(reason: unknown): Error {
   if (reason instanceof Error) return reason
+  const info = isErrorInfo(reason) ? reason : typeof reason === 'string' ? parseInfo(reason) : null
+  if (info) {
+    remember(info)
+    return new AppError(info)
+  }
   if (typeof reason === 'string') return new Error(reason || 'unknown error')
   if (reason && typeof reason === 'object' && 'message' in reason) {
     const msg = (reason as { message: unknown }).message
@@ -28,4 +114,59 @@ export async function call<T>(fn: () => Promise<T>): Promise<T> {
 /** The message of any thrown value, for toasts. */
 export function errorMessage(reason: unknown): string {
   return toError(reason).message
+}
+
+// ── the error in the UI language ──
+
+/** The `t` of vue-i18n, as far as this module needs it. */
+export type Translate = (key: string, params?: Record<string, unknown>) => string
+
+/** Hints shown under a provider's refusal, by HTTP status. */
+function statusHint(status: number): string | null {
+  if (status === 401 || status === 403) return 'auth'
+  if (status === 429) return 'rateLimit'
+  return status >= 500 && status <= 599 ? 'server' : null
+}
+
+const REACH_KINDS = ['timeout', 'refused', 'noHost', 'reset']
+const SOURCES = ['dotenv', 'env', 'gui']
+
+/**
+ * What some codes need besides their message: params worded in the UI
+ * language, or a hint line under the message (returned).
+ */
+const HOOKS: Record<string, (p: Record<string, unknown>, t: Translate) => string | void> = {
+  'chat.unreachable': (p, t) => {
+    if (REACH_KINDS.includes(String(p.kind))) p.reason = t(`errors.reach.${String(p.kind)}`)
+    return t('errors.reach.hint')
+  },
+  'llm.providerStatus': (p, t) => {
+    const hint = statusHint(Number(p.status))
+    if (hint) return t(`errors.provider.${hint}`)
+  },
+  'config.invalidValueFrom': (p, t) => sourceLabel(p, t),
+  'config.invalidSecretFrom': (p, t) => sourceLabel(p, t),
+}
+
+function sourceLabel(p: Record<string, unknown>, t: Translate): void {
+  if (SOURCES.includes(String(p.sourceId))) p.source = t(`errors.config.sources.${String(p.sourceId)}`)
+}
+
+/** Whether the window has a message for code (errors.code.<code> in every locale). */
+export const isKnownCode = (code: string): boolean => Object.hasOwn(ERROR_CODES, code)
+
+/**
+ * An error in the UI language: a backend error with a known code is worded
+ * from errors.code.<code> with its params (nested errors worded the same
+ * way); anything else keeps its English message. Callers keep the original
+ * text at hand (a tooltip) for bug reports.
+ */
+export function localizeError(err: unknown, t: Translate): string {
+  const info = infoOf(err)
+  if (!info.code || !isKnownCode(info.code)) return info.message
+  const params: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(info.params ?? {})) params[k] = isErrorInfo(v) ? localizeError(v, t) : v
+  const hint = HOOKS[info.code]?.(params, t)
+  const text = t(`errors.code.${info.code}`, params)
+  return hint ? `${text}\n${hint}` : text
 }

@@ -2,6 +2,7 @@
 // change on the Go side shows up here as a type error. The generated classes
 // with a convertValues helper are reduced to their data fields.
 import type { app } from '../../wailsjs/go/models'
+import type { ErrorInfo } from './errors'
 
 type Data<T> = Omit<T, 'convertValues'>
 
@@ -55,8 +56,10 @@ export interface SettingsUpdate {
  * A stored message. `tools` is the activity of the tool calls that produced
  * a reply (null or missing for messages stored before tools existed).
  */
-export interface Message extends Omit<Data<app.Message>, 'tools'> {
+export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo'> {
   tools?: ToolActivity[] | null
+  /** `error` with its code and params (absent for replies stored before codes existed). */
+  errorInfo?: ErrorInfo | null
 }
 export interface TurnStart extends Omit<Data<app.TurnStart>, 'userMessage'> {
   userMessage: Message
@@ -79,6 +82,8 @@ export interface ToolActivity {
   detail?: string
   status: 'running' | 'done' | 'error' | string
   result?: string
+  /** Why a call failed (a tool.* code, or the tool's own); absent unless status is 'error'. */
+  error?: ErrorInfo
 }
 
 /** One cited page, an element of a `sources` event. */
@@ -95,4 +100,4 @@ export type TurnEvent =
   | { type: 'notes_updated'; value?: unknown }
   | { type: 'sources'; value: Source[] }
   | { type: 'done'; value?: unknown }
-  | { type: 'error'; value: string }
+  | { type: 'error'; value: ErrorInfo | string }

@@ -4,7 +4,7 @@
 // language with the backend's own words kept for a tooltip.
 import { computed, reactive, ref, type Ref } from 'vue'
 import { useI18n } from 'vue-i18n'
-import { errorMessage } from '@/api/errors'
+import { errorMessage, type ErrorInfo } from '@/api/errors'
 import type { SettingField } from '@/api/types'
 import { localizeError, localizeSettingReason } from '@/utils/errorText'
 import { cleanSettingValue, settingProblem, settingRejection } from '@/utils/settings'
@@ -14,7 +14,7 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
   /** Unsaved values by key; a key is absent when unchanged. */
   const edits = reactive<Record<string, string>>({})
   /** The backend's refusals by key, as it wrote them (cleared when that value is edited again). */
-  const rejected = reactive<Record<string, { reason: string; message: string }>>({})
+  const rejected = reactive<Record<string, { reason: ErrorInfo | string; message: string }>>({})
   /** A save error that names no edited field, as the backend wrote it. */
   const saveErrorOriginal = ref('')
   /** That error in the UI language. */
@@ -67,7 +67,7 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
   /** Shows a refused save under the field it names, or in the footer. */
   function showSaveError(e: unknown, keys: string[]) {
     const msg = errorMessage(e)
-    const r = settingRejection(msg, keys)
+    const r = settingRejection(e, keys)
     if (r) rejected[r.key] = { reason: r.reason, message: msg }
     else saveErrorOriginal.value = msg
   }

@@ -1,6 +1,7 @@
 // Client-side checks of setting values before they are saved. The backend
 // validates again (ranges included) and its refusal names the key, so it can
 // be shown under the field it is about.
+import { infoOf, isErrorInfo, type ErrorInfo } from '@/api/errors'
 
 /** What is wrong with a value, by kind or bound; null when it looks fine. */
 export type SettingProblem = 'int' | 'float' | 'url' | 'min' | 'max'
@@ -72,22 +73,22 @@ export function settingProblem(kind: string, value: string, bounds: SettingBound
 /** A refusal of the backend about one key. */
 export interface SettingRejection {
   key: string
-  /** The reason alone ("must be an integer ≥ 1"), or the whole message. */
-  reason: string
+  /** The reason alone (a config.reason.* error), or the whole message. */
+  reason: ErrorInfo | string
 }
-
-// `config: invalid KEY "value" from the settings: reason` (the value may be
-// "(value hidden)" for a secret; the source part is optional).
-const VALUE_ERROR =
-  /invalid ([A-Z][A-Z0-9_]*) (?:\(value hidden\)|"(?:[^"\\]|\\.)*")(?: from [^:]*)?: ([\s\S]+)$/
 
 /**
  * Finds which of `keys` a save error is about, so it can be shown under that
- * field; null when it names none of them.
+ * field: a config.invalid* error names its key and reason; another error
+ * that names exactly one of the keys is about that one. Null otherwise.
  */
-export function settingRejection(message: string, keys: string[]): SettingRejection | null {
-  const m = VALUE_ERROR.exec(message)
-  if (m && keys.includes(m[1])) return { key: m[1], reason: m[2].trim() }
-  const named = keys.filter((k) => new RegExp(`\\b${k}\\b`).test(message))
-  return named.length === 1 ? { key: named[0], reason: message } : null
+export function settingRejection(err: unknown, keys: string[]): SettingRejection | null {
+  const info = infoOf(err)
+  const key = info.params?.key
+  if (info.code.startsWith('config.invalid') && typeof key === 'string' && keys.includes(key)) {
+    const reason = info.params?.reason
+    return { key, reason: isErrorInfo(reason) ? reason : String(reason ?? info.message) }
+  }
+  const named = keys.filter((k) => new RegExp(`\\b${k}\\b`).test(info.message))
+  return named.length === 1 ? { key: named[0], reason: info.message } : null
 }

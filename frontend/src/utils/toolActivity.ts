@@ -19,5 +19,5 @@ export function toolLabelKey(name: string | undefined): string | null {
   return name && (KNOWN_TOOLS as readonly string[]).includes(name) ? 'tools.names.' + name : null
 }
 
-/** The detail the backend gives a call whose arguments were cut off (not run). */
-export const TRUNCATED_DETAIL = 'arguments truncated'
+/** The error code of a call whose arguments were cut off (not run). */
+export const TRUNCATED_CODE = 'tool.argumentsTruncated'

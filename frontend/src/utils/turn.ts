@@ -49,8 +49,8 @@ export function mergeTool(list: ToolActivity[], ev: ToolActivity): ToolActivity[
   const i = list.findIndex((t) => t.id === ev.id)
   if (i < 0) return [...list, { ...ev }]
   const merged: ToolActivity = { ...list[i] }
-  for (const [k, v] of Object.entries(ev) as [keyof ToolActivity, string | undefined][]) {
-    if (v !== undefined && v !== '') merged[k] = v
+  for (const [k, v] of Object.entries(ev) as [keyof ToolActivity, unknown][]) {
+    if (v !== undefined && v !== '') (merged as unknown as Record<string, unknown>)[k] = v
   }
   const out = list.slice()
   out[i] = merged

@@ -411,6 +411,7 @@ export namespace app {
 	    content: string;
 	    status: string;
 	    error: string;
+	    errorInfo?: any;
 	    model: string;
 	    createdAt: string;
 	    archived: boolean;
@@ -429,6 +430,7 @@ export namespace app {
 	        this.content = source["content"];
 	        this.status = source["status"];
 	        this.error = source["error"];
+	        this.errorInfo = source["errorInfo"];
 	        this.model = source["model"];
 	        this.createdAt = source["createdAt"];
 	        this.archived = source["archived"];
