@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"playchat/backend/apperr"
 	"playchat/backend/store"
 )
 
@@ -25,6 +26,15 @@ const MaxDocumentBytes = 64 << 20
 type ValidationError struct{ Problems []string }
 
 func (e *ValidationError) Error() string {
+	return apperr.Render(apperr.SessionInvalidFile, e.ErrorParams())
+}
+
+// ErrorCode returns apperr.SessionInvalidFile (apperr.Coded).
+func (e *ValidationError) ErrorCode() apperr.Code { return apperr.SessionInvalidFile }
+
+// ErrorParams returns detail: the first ten problems joined by "; " and how
+// many more there are (English) (apperr.Coded).
+func (e *ValidationError) ErrorParams() map[string]any {
 	const show = 10
 	p := e.Problems
 	more := ""
@@ -32,7 +42,7 @@ func (e *ValidationError) Error() string {
 		more = fmt.Sprintf(" (and %d more)", len(p)-show)
 		p = p[:show]
 	}
-	return "invalid session file: " + strings.Join(p, "; ") + more
+	return map[string]any{"detail": strings.Join(p, "; ") + more}
 }
 
 // Imported reports what an import created.
