@@ -1,7 +1,10 @@
 package memory
 
 import (
+	"context"
 	"time"
+
+	"playchat/backend/store"
 )
 
 // Summary states (State.Status).
@@ -51,13 +54,14 @@ func backoffDelay(n int) time.Duration {
 	return min(d, BackoffMax)
 }
 
-// State returns the session's summary state. Failures are kept in memory
-// (per process): a restarted app tries again at once.
+// State returns the session's summary state. Failures are stored in the
+// DB (summary_backoff), so the backoff holds across restarts and across
+// CLI runs.
 func (s *Summarizer) State(sessionID string) State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := State{Status: StatusIdle}
-	if f, ok := s.failures[sessionID]; ok {
+	if f, ok := s.failureOf(sessionID); ok {
 		st.Failures, st.LastError = f.count, f.err
 		if s.now().Before(f.next) {
 			st.Status, st.NextAttempt = StatusBackoff, f.next
@@ -76,25 +80,53 @@ func (s *Summarizer) SetClock(now func() time.Time) {
 	s.mu.Unlock()
 }
 
+// failureOf returns the session's failure record, read from the DB the
+// first time the session is asked about. Callers hold s.mu.
+func (s *Summarizer) failureOf(sessionID string) (failure, bool) {
+	if !s.loaded[sessionID] {
+		b, ok, err := s.db.GetSummaryBackoff(context.Background(), sessionID)
+		if err != nil {
+			s.log.Warn("reading the summary backoff", "session", sessionID, "err", err)
+			return failure{}, false
+		}
+		s.loaded[sessionID] = true
+		if ok {
+			s.failures[sessionID] = failure{count: b.Failures, err: b.LastError, next: b.NextAttemptAt}
+		}
+	}
+	f, ok := s.failures[sessionID]
+	return f, ok
+}
+
 // backingOff reports whether the session waits out a backoff. Callers hold
 // s.mu.
 func (s *Summarizer) backingOff(sessionID string) bool {
-	f, ok := s.failures[sessionID]
+	f, ok := s.failureOf(sessionID)
 	return ok && s.now().Before(f.next)
 }
 
-// noteResult records a job's outcome: a success clears the session's
-// failures; a failure starts (or lengthens) its backoff.
+// noteResult records a job's outcome, in memory and in the DB: a success
+// clears the session's failures; a failure starts (or lengthens) its
+// backoff.
 func (s *Summarizer) noteResult(sessionID string, err error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	prev, had := s.failureOf(sessionID)
 	if err == nil {
 		delete(s.failures, sessionID)
+		s.mu.Unlock()
+		if had {
+			if derr := s.db.ClearSummaryBackoff(context.Background(), sessionID); derr != nil {
+				s.log.Warn("clearing the summary backoff", "session", sessionID, "err", derr)
+			}
+		}
 		return
 	}
-	f := s.failures[sessionID]
-	f.count++
-	f.err = err.Error()
+	f := failure{count: prev.count + 1, err: err.Error()}
 	f.next = s.now().Add(backoffDelay(f.count))
 	s.failures[sessionID] = f
+	s.mu.Unlock()
+	row := store.SummaryBackoff{SessionID: sessionID, Failures: f.count, LastError: f.err, NextAttemptAt: f.next}
+	if derr := s.db.SaveSummaryBackoff(context.Background(), row); derr != nil {
+		s.log.Warn("saving the summary backoff", "session", sessionID, "err", derr)
+	}
 }

@@ -49,6 +49,7 @@ type Summarizer struct {
 	mu       sync.Mutex
 	running  map[string]*job    // per session: the job running now
 	failures map[string]failure // per session: consecutive failures
+	loaded   map[string]bool    // sessions whose failures were read from the DB
 	now      func() time.Time
 	wg       sync.WaitGroup
 }
@@ -65,7 +66,7 @@ func New(db *store.DB, c Completer, settings func() Settings, log *slog.Logger) 
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Summarizer{db: db, llm: c, settings: settings, log: log, running: map[string]*job{},
-		failures: map[string]failure{}, now: time.Now}
+		failures: map[string]failure{}, loaded: map[string]bool{}, now: time.Now}
 }
 
 // Request asks for a summary check of the session after a turn, in the

@@ -227,3 +227,35 @@ func TestTurnSplitNeverSeparatesAQuestionFromItsReply(t *testing.T) {
 		}
 	}
 }
+
+// Each CLI `ask` is a new process: the backoff is read from the DB, so a
+// failing summary is not retried (and waited for at exit) on every run.
+func TestTheBackoffHoldsForTheNextProcess(t *testing.T) {
+	db, f, s, sid := setup(t, 4)
+	addMessages(t, db, sid, 4)
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	s.SetClock(func() time.Time { return now })
+	f.fail = true
+	s.Request(sid, "openai/x", 0)
+	s.Wait()
+
+	next := New(db, f, func() Settings { return Settings{Threshold: 4} }, nil)
+	next.SetClock(func() time.Time { return now.Add(30 * time.Second) })
+	next.Request(sid, "openai/x", 0)
+	next.Wait()
+	if len(f.calls) != 1 {
+		t.Fatalf("%d calls: the next process tried again during the backoff", len(f.calls))
+	}
+	if st := next.State(sid); st.Status != StatusBackoff || st.Failures != 1 || st.LastError == "" {
+		t.Fatalf("state in the next process = %+v", st)
+	}
+	// A success there clears the stored state for good.
+	f.fail = false
+	next.SetClock(func() time.Time { return now.Add(2 * BackoffBase) })
+	next.Request(sid, "openai/x", 0)
+	next.Wait()
+	third := New(db, f, func() Settings { return Settings{Threshold: 4} }, nil)
+	if st := third.State(sid); st.Failures != 0 || st.Status != StatusIdle {
+		t.Fatalf("state after a success = %+v", st)
+	}
+}

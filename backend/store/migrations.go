@@ -34,6 +34,11 @@ const (
 	// MigrationMessageErrorInfo stores a failed reply's error with its code
 	// and params (issue 8), so a reloaded session words it in the UI language.
 	MigrationMessageErrorInfo = "20261130000006_message_error_info"
+	// MigrationSummaryBackoff keeps each session's failing-summary state
+	// (issue 8): how many summaries failed in a row, the last error and
+	// when the next may run, so a summary that keeps failing backs off
+	// across restarts and CLI runs instead of being tried after every turn.
+	MigrationSummaryBackoff = "20261130000007_summary_backoff"
 )
 
 type step struct {
@@ -196,6 +201,14 @@ var steps = []step{
 	}},
 	{MigrationMessageErrorInfo, []string{
 		`ALTER TABLE messages ADD COLUMN error_info TEXT NOT NULL DEFAULT ''`,
+	}},
+	{MigrationSummaryBackoff, []string{
+		`CREATE TABLE summary_backoff (
+			session_id VARCHAR NOT NULL PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+			failures INTEGER NOT NULL,
+			last_error TEXT NOT NULL DEFAULT '',
+			next_attempt_at DATETIME NOT NULL,
+			updated_at DATETIME NOT NULL)`,
 	}},
 }
 
