@@ -12,7 +12,9 @@ require (
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast/v2 v2.0.3 // indirect
-	github.com/ikawaha/kagome-dict v1.1.7 // indirect
+	github.com/ikawaha/kagome-dict v1.1.7
+	github.com/yuin/goldmark v1.8.7 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 require (

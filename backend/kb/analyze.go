@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ikawaha/kagome-dict/dict"
 	"github.com/ikawaha/kagome-dict/ipa"
 	"github.com/ikawaha/kagome/v2/tokenizer"
 	"golang.org/x/text/unicode/norm"
@@ -20,13 +21,23 @@ var (
 	kagomeOnce sync.Once
 	kagomeTk   *tokenizer.Tokenizer
 	kagomeErr  error
+	// kagomeBase holds the base form of every verb and adjective of the
+	// dictionary, by morph id: the one feature indexing reads (書い → 書く).
+	kagomeBase map[int]string
 )
 
 func jaTokenizer() (*tokenizer.Tokenizer, error) {
 	kagomeOnce.Do(func() {
 		// The full dictionary: terms are base forms (書い → 書く), which
 		// live in the feature strings ipa.DictShrink leaves out.
-		kagomeTk, kagomeErr = tokenizer.New(ipa.Dict(), tokenizer.OmitBosEos())
+		d := ipa.Dict()
+		kagomeBase = baseForms(d)
+		// The feature strings of all 390k entries (readings, conjugation
+		// forms…) are about 55 MiB of heap that indexing never reads once
+		// the base forms are copied out; this process is the dictionary's
+		// only user (ipa.Dict is a per-process singleton).
+		d.Contents = nil
+		kagomeTk, kagomeErr = tokenizer.New(d, tokenizer.OmitBosEos())
 		// Loading decompresses and decodes ~60 MiB that is garbage at
 		// once: give it back to the OS instead of keeping it as headroom.
 		debug.FreeOSMemory()
@@ -35,6 +46,30 @@ func jaTokenizer() (*tokenizer.Tokenizer, error) {
 		}
 	})
 	return kagomeTk, kagomeErr
+}
+
+// baseForms copies the base form of every verb and adjective entry of d
+// (IPA dictionary layout: the POS levels, then the contents row that holds
+// dict.BaseFormIndex), cloned so the contents can be freed.
+func baseForms(d *dict.Dict) map[int]string {
+	out := make(map[int]string, 1<<15)
+	meta, ok := d.ContentsMeta[dict.BaseFormIndex]
+	if !ok {
+		return out
+	}
+	for id, row := range d.Contents {
+		if id >= len(d.POSTable.POSs) || len(d.POSTable.POSs[id]) == 0 {
+			continue
+		}
+		pos := d.POSTable.POSs[id]
+		if p0 := d.POSTable.NameList[pos[0]]; p0 != "動詞" && p0 != "形容詞" {
+			continue
+		}
+		if i := int(meta) - len(pos); i >= 0 && i < len(row) {
+			out[id] = strings.Clone(row[i])
+		}
+	}
+	return out
 }
 
 // runKind classifies a rune for splitting text before tokenisation.
@@ -160,7 +195,11 @@ func analyzeJa(tk *tokenizer.Tokenizer, run string, fn func(m morph)) {
 		m.pos0, _ = t.FeatureAt(0)
 		m.pos1, _ = t.FeatureAt(1)
 		if m.pos0 == "動詞" || m.pos0 == "形容詞" {
-			if b, ok := t.BaseForm(); ok && b != "*" {
+			b, ok := kagomeBase[t.ID]
+			if t.Class != tokenizer.KNOWN {
+				b, ok = t.BaseForm()
+			}
+			if ok && b != "*" {
 				m.base = b
 			}
 		}
