@@ -23,7 +23,7 @@ REPORT=$ART/report.txt
 say() { echo "soak: $*" | tee -a "$REPORT"; }
 
 echo '[]' >"$WORK/script.json"
-start_fake "$WORK/script.json" -chunks 6 -chunk-delay 5ms -long-trigger LONG -long-len 3000 -delta-size 2
+start_fake "$WORK/script.json" -chunks 6 -chunk-delay 1ms -long-trigger LONG -long-len 3000 -delta-size 2
 start_app
 
 # pss: PSS in MiB of the app and every process it started (WebKit).
@@ -48,8 +48,8 @@ geometry() {
 }
 geometry
 # Sidebar: "New chat" button near the top, chats listed below it (first row
-# at y≈140, 42 px apart); the message input at the bottom of the chat area.
-NEW_X=130 NEW_Y=66 ROW_X=130 ROW1_Y=140 ROW2_Y=182
+# at y≈142, 48 px apart); the message input at the bottom of the chat area.
+NEW_X=130 NEW_Y=66 ROW_X=130 ROW1_Y=142 ROW2_Y=190
 input_x() { echo $((WW * 2 / 5)); }
 stored() { sql "SELECT count(*) FROM messages WHERE role='$1' AND status='complete'"; }
 
