@@ -127,3 +127,15 @@ describe('ChatWindow under a flood of chunks', () => {
     expect(blockHtml(stored.element)).toBe(norm(renderMarkdown(text)))
   }, 60_000)
 })
+
+describe('MessageItem while stopping', () => {
+  it('says "stopping" on a reply that already has text, the moment Stop is pressed', async () => {
+    const { default: MessageItem } = await import('@/components/MessageItem.vue')
+    const { draftMessage } = await import('@/utils/turn')
+    const m = { ...draftMessage('k', 'assistant', 'some text', 'm', 's1') }
+    const w = mount(MessageItem, { props: { message: m, stopping: false }, global: { plugins: [testI18n()] } })
+    expect(w.find('[data-test="stopping"]').exists()).toBe(false)
+    await w.setProps({ stopping: true })
+    expect(w.get('[data-test="stopping"]').text()).toMatch(/stopping/i)
+  })
+})

@@ -28,7 +28,9 @@ function stream(render: (prefix: string, streaming: boolean) => void, t: Timing)
   t.runs++
 }
 
-const reset = (t: Timing) => () => Object.assign(t, { runs: 0, total: 0, slowest: 0 })
+const reset = (t: Timing) => () => {
+  Object.assign(t, { runs: 0, total: 0, slowest: 0 })
+}
 const report = (name: string, t: Timing) => () => {
   if (t.runs === 0) return
   console.log(
