@@ -33,6 +33,8 @@ type KBStatus struct {
 type KBFailed struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
+	// ErrorInfo is Error with its code and params; nil when it has no code.
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
 }
 
 // KBNode is one folder or document. Children holds one level only (folders
@@ -45,6 +47,8 @@ type KBNode struct {
 	Title string `json:"title"`
 	Size  int64  `json:"size"`
 	Error string `json:"error"`
+	// ErrorInfo is Error with its code and params; nil when it has no code.
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
 	// Count is the number of documents in a folder, at any depth.
 	Count    int      `json:"count"`
 	Children []KBNode `json:"children"`
@@ -87,7 +91,7 @@ func (s *KnowledgeService) Status() (KBStatus, error) {
 		WatchError: st.WatchError, EmbeddingModel: st.EmbeddingModel, Embedded: st.Embedded,
 		EmbeddingPending: st.EmbeddingPending, EmbeddingError: st.EmbeddingError, Failed: []KBFailed{}}
 	for _, f := range st.Failed {
-		out.Failed = append(out.Failed, KBFailed{Path: f.Path, Error: f.Error})
+		out.Failed = append(out.Failed, KBFailed{Path: f.Path, Error: f.Error, ErrorInfo: f.ErrorInfo})
 	}
 	return out, nil
 }
@@ -110,7 +114,7 @@ func (s *KnowledgeService) Tree(dir string) (KBNode, error) {
 }
 
 func toKBNode(n kb.Node) KBNode {
-	return KBNode{Name: n.Name, Path: n.Path, Dir: n.Dir, Title: n.Title, Size: n.Size, Error: n.Error,
+	return KBNode{Name: n.Name, Path: n.Path, Dir: n.Dir, Title: n.Title, Size: n.Size, Error: n.Error, ErrorInfo: n.ErrorInfo,
 		Count: n.Count, Children: []KBNode{}}
 }
 

@@ -157,3 +157,23 @@ func TestExtraParamsBelongToKnownCodesAndAreNotInTheTemplate(t *testing.T) {
 		}
 	}
 }
+
+func TestStoredTextRoundTripsCodedAndPlainErrors(t *testing.T) {
+	coded := Wrap(KBSymlink, errors.New("too many links"), nil)
+	in := ParseStored(Stored(coded))
+	if in.Code != KBSymlink || in.Message != "symlink: too many links" {
+		t.Errorf("coded error read back as %+v", in)
+	}
+	if s := Stored(errors.New("permission denied")); s != "permission denied" {
+		t.Errorf("plain error stored as %q", s)
+	}
+	if in := ParseStored("larger than 10 MiB"); in.Code != "" || in.Message != "larger than 10 MiB" {
+		t.Errorf("old plain text read as %+v", in)
+	}
+	if in := ParseStored(`{"code":`); in.Code != "" || in.Message != `{"code":` {
+		t.Errorf("broken JSON read as %+v", in)
+	}
+	if Stored(nil) != "" {
+		t.Error("nil stored as non-empty")
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"playchat/backend/apperr"
 )
 
 // Status reports the index's state. It reads the database and the
@@ -56,6 +58,7 @@ func (s *Service) Status(ctx context.Context) (Status, error) {
 			rows.Close()
 			return st, err
 		}
+		f.Error, f.ErrorInfo = storedError(f.Error)
 		st.Failed = append(st.Failed, f)
 	}
 	rows.Close()
@@ -86,6 +89,7 @@ func (s *Service) Tree(ctx context.Context) (Node, error) {
 		if err := rows.Scan(&n.Path, &n.Title, &n.Size, &n.Error); err != nil {
 			return Node{}, err
 		}
+		n.Error, n.ErrorInfo = storedError(n.Error)
 		n.Name = path.Base(n.Path)
 		root.insert(strings.Split(n.Path, "/"), n)
 	}
@@ -130,6 +134,7 @@ func (s *Service) Folder(ctx context.Context, dir string) (Node, error) {
 		if err := rows.Scan(&n.Path, &n.Title, &n.Size, &n.Error); err != nil {
 			return Node{}, err
 		}
+		n.Error, n.ErrorInfo = storedError(n.Error)
 		seen = true
 		rest := strings.TrimPrefix(n.Path, prefix)
 		first, _, nested := strings.Cut(rest, "/")
@@ -264,4 +269,14 @@ func cleanRel(p string) (string, error) {
 		return "", fmt.Errorf("%q: %w", p, ErrNotDocument)
 	}
 	return clean, nil
+}
+
+// storedError reads a document's error column (apperr.Stored text): the
+// English text, and its Info when it has a code.
+func storedError(s string) (string, *apperr.Info) {
+	in := apperr.ParseStored(s)
+	if in.Code == "" {
+		return in.Message, nil
+	}
+	return in.Message, &in
 }

@@ -24,6 +24,7 @@ import (
 	"log/slog"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/store"
 )
 
@@ -73,9 +74,9 @@ type Options struct {
 var (
 	// ErrOutsideRoot refuses a path that is absolute, climbs with "..", or
 	// resolves (through a symlink) to somewhere outside the root.
-	ErrOutsideRoot = errors.New("path is outside the knowledge base folder")
+	ErrOutsideRoot error = apperr.New(apperr.KBOutsideRoot, nil)
 	// ErrNotDocument refuses a path that is not a visible .md file.
-	ErrNotDocument = errors.New("not a Markdown document of the knowledge base")
+	ErrNotDocument error = apperr.New(apperr.KBNotDocument, nil)
 	// ErrClosed is returned after Close.
 	ErrClosed = errors.New("knowledge base is closed")
 )
@@ -145,6 +146,9 @@ type Progress struct {
 type FailedDoc struct {
 	Path  string `json:"path"`
 	Error string `json:"error"`
+	// ErrorInfo is Error with its code and params (apperr), nil when the
+	// error has no code or was stored before codes existed.
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty"`
 }
 
 // Hit is one search result.
@@ -186,6 +190,8 @@ type Node struct {
 	Title string `json:"title,omitempty"`
 	Size  int64  `json:"size,omitempty"`
 	Error string `json:"error,omitempty"`
+	// ErrorInfo is Error with its code and params (see FailedDoc).
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty"`
 	// Count is the number of documents in a folder, at any depth (set by
 	// Folder, whose sub-folders come without their Children).
 	Count int `json:"count,omitempty"`

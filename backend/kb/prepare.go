@@ -6,12 +6,13 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"playchat/backend/apperr"
 )
 
 // maxDocBytes caps the size of a document that is indexed (8 MiB); a larger
@@ -145,7 +146,7 @@ func (s *Service) prepare(j job) result {
 			res.kind = resDelete
 			return res
 		} else if err != nil {
-			return failed(res, fmt.Errorf("symlink: %w", err))
+			return failed(res, apperr.Wrap(apperr.KBSymlink, err, nil))
 		}
 		name = filepath.FromSlash(target)
 		if fi, err = root.Stat(name); err != nil {
@@ -162,7 +163,7 @@ func (s *Service) prepare(j job) result {
 	}
 	res.size, res.mtime = fi.Size(), fi.ModTime().UTC()
 	if res.size > maxDocBytes {
-		return failed(res, fmt.Errorf("larger than %d MiB", maxDocBytes>>20))
+		return failed(res, apperr.New(apperr.KBFileTooLarge, map[string]any{"maxMiB": maxDocBytes >> 20}))
 	}
 	row, ok, err := s.loadRow(s.ctx, j.rel)
 	if err != nil {
@@ -197,9 +198,11 @@ func (s *Service) prepare(j job) result {
 	return res
 }
 
+// failed marks r as not indexed because of err, kept as apperr.Stored text
+// (read back with storedError).
 func failed(r result, err error) result {
 	r.kind = resFail
-	r.err = err.Error()
+	r.err = apperr.Stored(err)
 	r.doc = parsedDoc{}
 	return r
 }

@@ -254,13 +254,17 @@ describe('KnowledgePanel', () => {
   })
 
   it('shows the progress bar while indexing and reindexes after a confirmation', async () => {
-    api.status.mockResolvedValue(status({ indexing: true, done: 450, total: 1000, indexed: 450, failed: [{ path: 'bad.md', error: 'too large' }] }))
+    api.status.mockResolvedValue(status({ indexing: true, done: 450, total: 1000, indexed: 450, failed: [{
+      path: 'bad.md', error: 'larger than 10 MiB', errorInfo: { code: 'kb.fileTooLarge', params: { maxMiB: 10 }, message: 'larger than 10 MiB' },
+    }] }))
     const w = await mountPanel()
     expect(w.get('[data-testid="kb-progress"] [role="progressbar"]').attributes('aria-valuenow')).toBe('45')
     expect(w.get('[data-testid="kb-progress"]').text()).toContain('450 of 1,000 (45%)')
     expect((w.get('[data-testid="kb-reindex"]').element as HTMLButtonElement).disabled).toBe(true)
     await w.get('[data-testid="kb-failed-count"]').trigger('click')
-    expect(w.get('[data-testid="kb-failed"]').text()).toContain('too large')
+    // worded by its code, the backend's words in the tooltip
+    expect(w.get('[data-testid="kb-failed"]').text()).toContain('Larger than 10 MiB, so it is not indexed')
+    expect(w.get('[data-testid="kb-failed"] .error').attributes('title')).toBe('larger than 10 MiB')
 
     api.status.mockResolvedValue(status({ indexed: 1000 }))
     const kb = (await import('@/stores/knowledge')).useKnowledgeStore()

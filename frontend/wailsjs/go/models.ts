@@ -95,6 +95,7 @@ export namespace app {
 	export class KBFailed {
 	    path: string;
 	    error: string;
+	    errorInfo?: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new KBFailed(source);
@@ -104,6 +105,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.path = source["path"];
 	        this.error = source["error"];
+	        this.errorInfo = source["errorInfo"];
 	    }
 	}
 	export class KBHit {
@@ -135,6 +137,7 @@ export namespace app {
 	    title: string;
 	    size: number;
 	    error: string;
+	    errorInfo?: any;
 	    count: number;
 	    children: KBNode[];
 	
@@ -150,6 +153,7 @@ export namespace app {
 	        this.title = source["title"];
 	        this.size = source["size"];
 	        this.error = source["error"];
+	        this.errorInfo = source["errorInfo"];
 	        this.count = source["count"];
 	        this.children = this.convertValues(source["children"], KBNode);
 	    }
