@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"path"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/japanese"
+
+	"playchat/backend/apperr"
 )
 
 // Chunk sizes, in runes. A section (the text under a heading of level ≤ 3)
@@ -38,7 +39,7 @@ type chunk struct {
 
 // errNotText is reported for a .md file that holds NUL bytes (a binary file
 // named .md).
-var errNotText = errors.New("not a text file (it contains NUL bytes)")
+var errNotText error = apperr.New(apperr.KBNotText, nil)
 
 // parseMarkdown cleans a Markdown file and splits it into chunks. name is the
 // file's slash path, used for the title when the document has none.
