@@ -399,3 +399,27 @@ describe('chat store under a flood of chunks', () => {
     expect(chat.messages.at(-1)!.content).toBe('abc')
   })
 })
+
+describe('reloading the history after a turn', () => {
+  it('keeps the objects of messages that did not change, so their bubbles do not render again', async () => {
+    const { chat } = setup()
+    const history = [msg(1, 'user', 'a'), msg(2, 'assistant', 'b'), msg(3, 'user', 'c'), msg(4, 'assistant', 'd')]
+    sessionsApi.messages.mockResolvedValue(history)
+    await chat.loadMessages('s1')
+    const before = chat.stored
+    // Nothing changed: the very same array.
+    await chat.loadMessages('s1')
+    expect(chat.stored).toBe(before)
+    // A turn added two messages and the summariser archived the first two.
+    sessionsApi.messages.mockResolvedValue([
+      { ...history[0], archived: true }, { ...history[1], archived: true }, history[2], history[3],
+      msg(5, 'user', 'e'), msg(6, 'assistant', 'f'),
+    ])
+    await chat.loadMessages('s1')
+    expect(chat.stored).toHaveLength(6)
+    expect(chat.stored[0]).not.toBe(before[0])
+    expect(chat.stored[0].archived).toBe(true)
+    expect(chat.stored[2]).toBe(before[2])
+    expect(chat.stored[3]).toBe(before[3])
+  })
+})

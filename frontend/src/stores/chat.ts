@@ -2,11 +2,12 @@
 // Each turn keeps its own state, so a reply keeps streaming (and ends
 // correctly) while the user looks at another session.
 import { defineStore } from 'pinia'
-import { computed, markRaw, ref, watch } from 'vue'
+import { computed, markRaw, ref, shallowRef, watch } from 'vue'
 import * as chatApi from '@/api/chat'
 import type { TurnEnd, TurnHandle } from '@/api/chat'
 import * as sessionsApi from '@/api/sessions'
 import type { Source, ToolActivity } from '@/api/types'
+import { reuseMessages } from '@/utils/reuseMessages'
 import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '@/utils/frameBatcher'
 import {
   draftMessage, failedReply, fromStored, mergeTool, visibleMessages, type ChatMessage,
@@ -51,7 +52,9 @@ export const useChatStore = defineStore('chat', () => {
   const toasts = useToastStore()
   const drafts = useDraftStore()
 
-  const stored = ref<ChatMessage[]>([])
+  // Replaced as a whole, never changed in place: a shallow ref spares a
+  // reactive proxy and dependency records for every message of the history.
+  const stored = shallowRef<ChatMessage[]>([])
   const loading = ref(false)
   const turns = ref<Turn[]>([])
   /** The last turn error, for the UI. */
@@ -90,7 +93,7 @@ export const useChatStore = defineStore('chat', () => {
     loading.value = true
     try {
       const list = await sessionsApi.messages(sessionId)
-      if (seq === loadSeq) stored.value = list.map(fromStored)
+      if (seq === loadSeq) stored.value = reuseMessages(stored.value, list.map(fromStored))
       return true
     } catch (e) {
       if (seq !== loadSeq) return true
