@@ -64,6 +64,9 @@ type Block struct {
 	Layer       string
 	Text        string
 	Truncatable bool
+	// CutMarker ends the block when it is cut ("" = TruncationMarker), so a
+	// layer can say where the rest is (e.g. read_note for a pinned page).
+	CutMarker string
 }
 
 // Budget is how the context window of one request is shared out, in tokens.
@@ -179,7 +182,11 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 				if !bl.Truncatable {
 					continue
 				}
-				text = tokens.Truncate(counter, bl.Text, room-tokens.MessageOverhead-16, TruncationMarker)
+				marker := bl.CutMarker
+				if marker == "" {
+					marker = TruncationMarker
+				}
+				text = tokens.Truncate(counter, bl.Text, room-tokens.MessageOverhead-16, marker)
 				if text == "" {
 					continue
 				}

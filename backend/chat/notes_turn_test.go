@@ -9,6 +9,7 @@ import (
 	"playchat/backend/chat"
 	"playchat/backend/event"
 	"playchat/backend/llm/llmtest"
+	"playchat/backend/notes"
 )
 
 func TestTheModelCreatesANoteThenAnswers(t *testing.T) {
@@ -126,6 +127,9 @@ func TestAPinnedOneLinePageSurvivesAnEightKWindow(t *testing.T) {
 	}
 	if strings.Count(pinned, "The deploy key lives in the vault.") < 50 {
 		t.Fatalf("the pinned page was (almost) dropped: %d characters sent", len(pinned))
+	}
+	if !strings.HasSuffix(pinned, "vault."+notes.PinnedCutMarker) {
+		t.Fatalf("the cut page does not end after a sentence with the read_note marker: …%q", pinned[len(pinned)-80:])
 	}
 }
 

@@ -163,7 +163,7 @@ func (l pinnedLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, err
 		if cut {
 			b.WriteString(TruncatedMarker(limit, utf8.RuneCountInString(p.Content)))
 		}
-		out = append(out, chat.Block{Layer: PinnedLayerName, Text: b.String(), Truncatable: true})
+		out = append(out, chat.Block{Layer: PinnedLayerName, Text: b.String(), Truncatable: true, CutMarker: PinnedCutMarker})
 	}
 	return out, nil
 }
@@ -176,6 +176,10 @@ func Truncate(s string, limit int) (string, bool) {
 	}
 	return string([]rune(s)[:limit]), true
 }
+
+// PinnedCutMarker ends a pinned page that the context builder cut to fit
+// the model's context window (the index still lists the page as pinned).
+const PinnedCutMarker = "\n…(cut here to fit the context window; read_note for the rest)"
 
 // TruncatedMarker is the line that ends a pinned page cut to shown of total
 // characters.
