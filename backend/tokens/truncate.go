@@ -33,19 +33,26 @@ func Truncate(c Counter, s string, n int, marker string) string {
 		return s
 	}
 	limit := n - c.Count(marker)
-	if limit <= 0 {
-		return ""
+	// A real tokenizer may count a prefix and the marker together as a
+	// token more than apart: then the room is shrunk by the excess and the
+	// cut made again (at most a few times).
+	for try := 0; try < 4 && limit > 0; try++ {
+		end := fitPrefix(c, s, limit)
+		if end == 0 {
+			return ""
+		}
+		text := strings.TrimRight(s[:bestBoundary(s, end)], " \t\r\n\u3000")
+		if text == "" {
+			return ""
+		}
+		out := text + marker
+		over := c.Count(out) - n
+		if over <= 0 {
+			return out
+		}
+		limit -= over
 	}
-	end := fitPrefix(c, s, limit)
-	if end == 0 {
-		return ""
-	}
-	cut := bestBoundary(s, end)
-	text := strings.TrimRight(s[:cut], " \t\r\n\u3000")
-	if text == "" {
-		return ""
-	}
-	return text + marker
+	return ""
 }
 
 // MinKeepRatio is the least share (of the bytes that would fit cutting at
