@@ -10,52 +10,6 @@ import (
 	"playchat/backend/tokens"
 )
 
-func TestParseMarkdownTitleChunksAndComments(t *testing.T) {
-	tests := []struct {
-		name, in, title string
-		chunks          int
-		absent          string
-	}{
-		{"front matter title", "---\ntitle: 表題\npage: true\n---\n\n本文\n", "表題", 1, "page: true"},
-		{"heading anchor stripped", "\ufeff# プラグイン {#plugins}\n\n本文\n", "プラグイン", 1, ""},
-		{"code fence is not a heading", "```rust\n# fn main() {}\n```\n\n## 所有権とは？\n\n本文\n", "所有権とは？", 1, ""},
-		{"comments removed", "<!--\n## What Is Ownership?\n-->\n\n## 所有権とは？\n<!-- English -->\n本文\n", "所有権とは？", 1, "English"},
-		{"no heading: file name", "ただの文章\n", "memo", 1, ""},
-		{"long sections split", "# 長\n\n" + strings.Repeat("あ", 1000) + "\n\n" + strings.Repeat("い", 1000) + "\n", "長", 2, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d, err := parseMarkdown("dir/memo.md", []byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Title != tt.title || len(d.Chunks) != tt.chunks {
-				t.Errorf("title %q, %d chunks; want %q, %d", d.Title, len(d.Chunks), tt.title, tt.chunks)
-			}
-			for _, c := range d.Chunks {
-				if tt.absent != "" && strings.Contains(c.Text, tt.absent) {
-					t.Errorf("chunk holds %q: %q", tt.absent, c.Text)
-				}
-				if n := utf8.RuneCountInString(c.Text); n > maxChunkRunes {
-					t.Errorf("chunk of %d runes > %d", n, maxChunkRunes)
-				}
-			}
-		})
-	}
-}
-
-func TestHeadingPathsAndSmallSectionsMerge(t *testing.T) {
-	in := "# 本\n\n序文。\n\n## 第一章\n\n" + strings.Repeat("一章の本文。", 80) + "\n\n### 節\n\n" + strings.Repeat("節の本文。", 80) + "\n"
-	d, _ := parseMarkdown("x.md", []byte(in))
-	var heads []string
-	for _, c := range d.Chunks {
-		heads = append(heads, c.Heading)
-	}
-	if got := strings.Join(heads, " | "); got != "本 | 本 › 第一章 › 節" {
-		t.Errorf("headings = %q (the short intro merges into the next section)", got)
-	}
-}
-
 func TestQueryTermsKeepContentWords(t *testing.T) {
 	for q, want := range map[string]string{
 		"Rustの所有権とは何ですか？":           "rust 所有 権",

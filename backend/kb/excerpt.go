@@ -43,13 +43,19 @@ func plainText(md string) string {
 }
 
 // dropOwnHeading removes a section's own heading line (its first line, when
-// that is an ATX heading): a hit shows the heading beside the excerpt, so
+// that is an ATX heading, or its first two when they are a setext heading): a hit shows the heading beside the excerpt, so
 // keeping it would print it twice (所有権 所有権（ownership）は…).
 func dropOwnHeading(md string) string {
 	md = strings.TrimLeft(md, "\n")
 	first, rest, _ := strings.Cut(md, "\n")
 	if level, _ := atxHeading(first); level > 0 {
 		return rest
+	}
+	// A setext heading: its text, then a line of = or -.
+	under, after, _ := strings.Cut(rest, "\n")
+	if u := strings.TrimSpace(under); strings.TrimSpace(first) != "" && u != "" &&
+		(strings.Trim(u, "=") == "" || strings.Trim(u, "-") == "") {
+		return after
 	}
 	return md
 }

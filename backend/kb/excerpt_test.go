@@ -17,6 +17,9 @@ func TestExcerptDoesNotRepeatTheSectionHeading(t *testing.T) {
 	if !strings.Contains(got, "«所有権»規則") {
 		t.Errorf("excerpt = %q: a sub-heading inside the section is content and stays", got)
 	}
+	if got := excerpt("所有権\n======\n\n所有権（ownership）は、Rustの機能です。\n", terms, 160); !strings.HasPrefix(got, "«所有権»（ownership）") {
+		t.Errorf("setext heading: excerpt = %q, want it to open with the body", got)
+	}
 	if got := excerpt("## 所有権\n", terms, 160); got != "«所有権»" {
 		t.Errorf("a section holding only its heading: excerpt = %q, want the heading", got)
 	}

@@ -14,7 +14,9 @@ import (
 // analyzerVersion names how the stored FTS terms were made. When it changes
 // (another dictionary, other segmentation rules) the next pass rewrites every
 // document. rules-2: whole-string NFKC, no fragment unknown words.
-const analyzerVersion = "kagome-v2.10/ipa-1.2.6/rules-2"
+// md-goldmark: sections parsed by goldmark (comments in code kept, headings
+// with code spans and escapes read in full), front matter by a YAML parser.
+const analyzerVersion = "kagome-v2.10/ipa-1.2.6/rules-2/md-goldmark"
 
 // fileInfo is what a walk learns about a document without reading it.
 type fileInfo struct {
