@@ -67,7 +67,14 @@ func toLogEntry(l store.APILog) LogEntry {
 	if len(preview) > 120 {
 		preview = append(preview[:120], '…')
 	}
-	return LogEntry{ID: l.ID, SessionID: l.SessionID, Model: l.Model, Error: l.Error, LatencyMS: l.LatencyMS,
+	out := LogEntry{ID: l.ID, SessionID: l.SessionID, Model: l.Model, LatencyMS: l.LatencyMS,
 		CreatedAt: ts(l.CreatedAt), Preview: string(preview),
 		PromptTokens: l.PromptTokens, CompletionTokens: l.CompletionTokens}
+	// Written by llm as apperr.Stored text (plain English before codes).
+	if in := apperr.ParseStored(l.Error); in.Code != "" {
+		out.Error, out.ErrorInfo = in.Message, &in
+	} else {
+		out.Error = in.Message
+	}
+	return out
 }

@@ -118,8 +118,10 @@ type LogEntry struct {
 	SessionID string `json:"sessionId"`
 	Model     string `json:"model"`
 	Error     string `json:"error"`
-	LatencyMS int64  `json:"latencyMs"`
-	CreatedAt string `json:"createdAt"`
+	// ErrorInfo is Error with its code and params; nil when it has no code.
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
+	LatencyMS int64        `json:"latencyMs"`
+	CreatedAt string       `json:"createdAt"`
 	// Preview is the first 120 characters of the response.
 	Preview string `json:"preview"`
 	// PromptTokens and CompletionTokens are the usage the provider reported

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"playchat/backend/apperr"
 )
 
 // sinkTimeout bounds one LogSink call; the sink runs even after the call's
@@ -15,8 +17,8 @@ const sinkTimeout = 5 * time.Second
 
 // CanceledLogError is the api_logs error of a call cancelled by its caller
 // (the user pressed Stop, or the app closed), which is not a provider
-// failure.
-const CanceledLogError = "cancelled (stopped by the user)"
+// failure: apperr.LLMCancelled as apperr.Stored text.
+var CanceledLogError = apperr.Stored(apperr.New(apperr.LLMCancelled, nil))
 
 // usage is the token usage a provider reported for one call.
 type usage struct{ prompt, completion int }
@@ -53,7 +55,7 @@ func (c *Client) record(ctx context.Context, req Request, ep Endpoint, body any,
 		}
 	}
 	if callErr != nil {
-		l.Error = scrub(callErr.Error(), ep.APIKey)
+		l.Error = scrub(apperr.Stored(callErr), ep.APIKey)
 		if errors.Is(callErr, context.Canceled) {
 			l.Error = CanceledLogError
 		}

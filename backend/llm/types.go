@@ -71,7 +71,8 @@ type APILog struct {
 	// ResponseText is the reply text followed, when the model called tools,
 	// by a line "tool_calls: <JSON array of calls>". Partial on failure.
 	ResponseText string
-	// Error is the call's error message, "" on success.
+	// Error is the call's error as apperr.Stored text (its Info as JSON when
+	// it has a code, else its message, keys scrubbed), "" on success.
 	Error string
 	// LatencyMS is the wall time of the whole call in milliseconds,
 	// including retries and backoff.

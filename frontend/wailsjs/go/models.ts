@@ -237,6 +237,7 @@ export namespace app {
 	    sessionId: string;
 	    model: string;
 	    error: string;
+	    errorInfo?: any;
 	    latencyMs: number;
 	    createdAt: string;
 	    preview: string;
@@ -255,6 +256,7 @@ export namespace app {
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
 	        this.error = source["error"];
+	        this.errorInfo = source["errorInfo"];
 	        this.latencyMs = source["latencyMs"];
 	        this.createdAt = source["createdAt"];
 	        this.preview = source["preview"];
@@ -269,6 +271,7 @@ export namespace app {
 	    sessionId: string;
 	    model: string;
 	    error: string;
+	    errorInfo?: any;
 	    latencyMs: number;
 	    createdAt: string;
 	    preview: string;
@@ -285,6 +288,7 @@ export namespace app {
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
 	        this.error = source["error"];
+	        this.errorInfo = source["errorInfo"];
 	        this.latencyMs = source["latencyMs"];
 	        this.createdAt = source["createdAt"];
 	        this.preview = source["preview"];
