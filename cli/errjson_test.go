@@ -46,3 +46,14 @@ func TestJSONErrorOfAnUncodedErrorHasAnEmptyCode(t *testing.T) {
 		t.Errorf("%+v", l)
 	}
 }
+
+func TestAskPrintsTheEnglishTextOfAnErrorEvent(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	env := testEnv(t, srv)
+	srv.Enqueue(llmtest.Response{Status: 400, ErrorBody: `{"error":{"message":"model not found"}}`},
+		llmtest.Response{Status: 400, ErrorBody: `{"error":{"message":"model not found"}}`})
+	r := runCLI(t, env, "", "ask", "hi")
+	if !strings.Contains(r.stderr, "playchat: provider returned 400: model not found\n") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+}
