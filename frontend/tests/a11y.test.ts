@@ -15,6 +15,7 @@ import SidePanel from '@/components/SidePanel.vue'
 import NoteCreateForm from '@/components/notes/NoteCreateForm.vue'
 import { useModelStore } from '@/stores/models'
 import { useSessionStore } from '@/stores/sessions'
+import { buttonName, expectAllNamed, nameOf } from './a11yHelpers'
 import { testI18n } from './helpers'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
@@ -52,36 +53,6 @@ afterEach(() => {
   wrappers.forEach((w) => w.unmount())
   wrappers = []
 })
-
-/** The accessible name of a form control, as a screen reader finds it (aria-label, aria-labelledby, <label>). */
-function nameOf(el: HTMLElement): string {
-  const aria = el.getAttribute('aria-label')?.trim()
-  if (aria) return aria
-  const by = el.getAttribute('aria-labelledby')
-  if (by) return by.split(/\s+/).map((id) => document.getElementById(id)?.textContent?.trim() ?? '').join(' ').trim()
-  const labels = (el as HTMLInputElement).labels
-  if (labels && labels.length) return Array.from(labels).map((l) => l.textContent?.trim() ?? '').join(' ').trim()
-  return ''
-}
-
-/** The text a button is announced with: aria-label, else its text without the aria-hidden glyphs. */
-function buttonName(el: HTMLElement): string {
-  const aria = el.getAttribute('aria-label')?.trim()
-  if (aria) return aria
-  const copy = el.cloneNode(true) as HTMLElement
-  copy.querySelectorAll('[aria-hidden="true"]').forEach((n) => n.remove())
-  return copy.textContent?.trim() ?? ''
-}
-
-/** Every input, textarea and select has a name; every button a name with a word in it (not just ✕ or ⋯). */
-function expectAllNamed(w: VueWrapper) {
-  const root = w.element as HTMLElement
-  const controls = root.querySelectorAll<HTMLElement>('input, textarea, select')
-  for (const c of Array.from(controls)) expect(nameOf(c), c.outerHTML).not.toBe('')
-  const buttons = root.querySelectorAll<HTMLElement>('button')
-  for (const b of Array.from(buttons)) expect(buttonName(b), b.outerHTML).toMatch(/[\p{L}\p{N}]{2,}/u)
-  return { controls: controls.length, buttons: buttons.length }
-}
 
 describe('session list from the keyboard', () => {
   async function mountList() {

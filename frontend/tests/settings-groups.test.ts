@@ -6,6 +6,7 @@ import SettingsPanel from '@/components/SettingsPanel.vue'
 import { i18n, initLocale } from '@/i18n'
 import { labels as jaLabels } from '@/locales/setting-docs-ja'
 import { groupSettings, settingLabel, SETTING_GROUPS } from '@/utils/settingGroups'
+import { expectAllNamed, nameOf } from './a11yHelpers'
 import { testI18n } from './helpers'
 
 vi.mock('@/api/settings', () => ({ get: vi.fn(), save: vi.fn() }))
@@ -120,5 +121,26 @@ describe('SettingsPanel groups and language', () => {
     api.get.mockResolvedValue({ dataDir: '/data', fields: fields.map((f) => (f.key === 'UI_LANGUAGE' ? { ...f, value: 'ja' } : f)) })
     const w = await mountPanel()
     expect((w.get('[data-testid="language"]').element as HTMLSelectElement).value).toBe('ja')
+  })
+
+  it('names every input and button, the per-setting buttons after their setting', async () => {
+    api.get.mockResolvedValue({
+      dataDir: '/data',
+      fields: [
+        ...fields,
+        field('DEBUG', 'advanced', 'Debug mode', { kind: 'bool', value: 'false' }),
+        field('ANTHROPIC_API_KEY', 'models', 'Anthropic API key', { secret: true, isSet: true, value: 'sk-…wxyz', source: 'gui' }),
+      ],
+    })
+    const w = mount(SettingsPanel, { attachTo: document.body, global: { plugins: [testI18n()] } })
+    await flushPromises()
+    await w.get('[data-test="replace"]').trigger('click')
+    expect(w.findAll('[data-test="replace"]')).toHaveLength(1) // the other secret's
+    const counted = expectAllNamed(w)
+    expect(counted.controls).toBeGreaterThanOrEqual(6)
+    expect(nameOf(w.get('[data-test="secret-input"]').element as HTMLElement)).toContain('OpenAI API key')
+    expect(w.get('[data-test="reset"]').attributes('aria-label')).toBe('Reset “Anthropic API key” to default')
+    expect(nameOf(w.get('[data-testid="language"]').element as HTMLElement)).toContain('Language')
+    w.unmount()
   })
 })
