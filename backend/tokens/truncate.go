@@ -29,7 +29,9 @@ func Truncate(c Counter, s string, n int, marker string) string {
 	if n <= 0 {
 		return ""
 	}
-	if c.Count(s) <= n {
+	// No token is shorter than a byte, so a text of at most n bytes fits;
+	// a short text is simply counted.
+	if len(s) <= n || (len(s) <= shortText && c.Count(s) <= n) {
 		return s
 	}
 	limit := n - c.Count(marker)
@@ -38,6 +40,15 @@ func Truncate(c Counter, s string, n int, marker string) string {
 	// cut made again (at most a few times).
 	for try := 0; try < 4 && limit > 0; try++ {
 		end := fitPrefix(c, s, limit)
+		if end == len(s) {
+			return s
+		}
+		// The whole text may still fit n (it needs the marker's room only
+		// when cut). It is counted only when short or not much longer than
+		// what fits limit, so a long page is never counted whole.
+		if try == 0 && len(s) > shortText && len(s) <= 2*end && c.Count(s) <= n {
+			return s
+		}
 		if end == 0 {
 			return ""
 		}
@@ -55,36 +66,52 @@ func Truncate(c Counter, s string, n int, marker string) string {
 	return ""
 }
 
+// shortText is the size, in bytes, up to which Truncate counts a text whole
+// to learn whether it fits.
+const shortText = 4096
+
 // MinKeepRatio is the least share (of the bytes that would fit cutting at
 // any character) that a cut at a paragraph, line, sentence or word
 // boundary must keep to be chosen over a finer boundary: 2/3.
 const MinKeepRatio = 2.0 / 3
 
 // fitPrefix returns the largest byte offset, on a rune boundary, whose
-// prefix of s counts at most limit tokens (0 when none does).
+// prefix of s counts at most limit tokens (0 when none does). It gallops
+// from about 4 bytes a token, doubling, then bisects: counting costs what
+// the prefixes cost, not the whole of s (a real tokenizer is slow on a
+// 100,000-character page).
 func fitPrefix(c Counter, s string, limit int) int {
-	// Candidate ends are rune starts after the first rune; search the rune
-	// index, then map it to bytes.
-	offsets := make([]int, 0, len(s)/2+1)
-	for i := range s {
-		if i > 0 {
-			offsets = append(offsets, i)
+	snap := func(i int) int {
+		for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+			i--
 		}
+		return i
 	}
-	offsets = append(offsets, len(s))
-	lo, hi := 0, len(offsets) // lo = how many candidate ends fit
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if c.Count(s[:offsets[mid-1]]) <= limit {
+	lo, hi := 0, snap(min(len(s), max(4*limit, 16))) // the prefix lo fits
+	for c.Count(s[:hi]) <= limit {
+		if hi == len(s) {
+			return hi
+		}
+		lo, hi = hi, snap(min(len(s), 2*hi))
+	}
+	// The prefix hi does not fit. Bisect until the gap is a rune, or under
+	// 1/256 of what fits when that is over 64 bytes (a cut at a boundary
+	// drops more than that anyway; it halves the counts on a long page).
+	for hi-lo > max(1, min(lo/256, 64)) {
+		mid := snap((lo + hi) / 2)
+		if mid <= lo {
+			_, size := utf8.DecodeRuneInString(s[lo:])
+			if mid = lo + size; mid >= hi {
+				break
+			}
+		}
+		if c.Count(s[:mid]) <= limit {
 			lo = mid
 		} else {
-			hi = mid - 1
+			hi = mid
 		}
 	}
-	if lo == 0 {
-		return 0
-	}
-	return offsets[lo-1]
+	return lo
 }
 
 // sentenceEnds are the marks after which a sentence ends. The ASCII ones

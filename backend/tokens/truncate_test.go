@@ -8,9 +8,12 @@ import (
 const mark = "\n[cut]"
 
 func TestTruncateKeepsTextThatFitsWhole(t *testing.T) {
-	s := "short text"
-	if got := Truncate(Estimate, s, Estimate.Count(s), mark); got != s {
-		t.Fatalf("Truncate = %q, want the text unchanged", got)
+	for _, s := range []string{"short text", strings.Repeat("long text. ", 5000)} {
+		for _, c := range []Counter{Estimate, ForModel("gpt-4o")} {
+			if got := Truncate(c, s, c.Count(s), mark); got != s {
+				t.Fatalf("%s: a text of exactly n tokens was cut to %d bytes", c.Name(), len(got))
+			}
+		}
 	}
 }
 
@@ -96,5 +99,19 @@ func TestTruncateReturnsEmptyWhenNothingFits(t *testing.T) {
 	}
 	if got := Truncate(Estimate, "abc", 0, mark); got != "" {
 		t.Fatalf("Truncate with n=0 = %q", got)
+	}
+}
+
+// BenchmarkTruncate cuts a 100,000-character mixed Japanese/English page
+// (a large KB document or pinned note) to 2,000 tokens.
+func BenchmarkTruncate(b *testing.B) {
+	s := strings.Repeat("所有権（ownership）は Rust の中心的な機能です。The borrow checker enforces it.\n", 1500)[:100000]
+	for _, c := range []Counter{Estimate, ForModel("gpt-4o")} {
+		b.Run(c.Name(), func(b *testing.B) {
+			c.Count("warm up")
+			for b.Loop() {
+				Truncate(c, s, 2000, mark)
+			}
+		})
 	}
 }
