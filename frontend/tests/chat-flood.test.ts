@@ -47,8 +47,14 @@ beforeEach(() => {
   frames = []
   clearMarkdownCache()
   markdownStats.blockRenders = 0
+  // jsdom renders far slower than WebKit: unless a test says otherwise, a
+  // render costs nothing, so MarkdownContent never defers one.
+  vi.spyOn(performance, 'now').mockReturnValue(0)
 })
-afterEach(() => setChatFrameScheduler(undefined))
+afterEach(() => {
+  setChatFrameScheduler(undefined)
+  vi.restoreAllMocks()
+})
 
 const norm = (html: string) => html.replace(/>\s+</g, '><').replace(/<!--[^>]*-->/g, '').trim()
 const blockHtml = (el: Element) => norm(Array.from(el.querySelectorAll('.md-block')).map((b) => b.innerHTML).join(''))
@@ -137,5 +143,29 @@ describe('MessageItem while stopping', () => {
     expect(w.find('[data-test="stopping"]').exists()).toBe(false)
     await w.setProps({ stopping: true })
     expect(w.get('[data-test="stopping"]').text()).toMatch(/stopping/i)
+  })
+})
+
+describe('MarkdownContent with a costly growing block', () => {
+  it('renders it less often (at most every 4× its cost), and at once when the stream ends', async () => {
+    vi.useFakeTimers()
+    let now = 0
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 25)) // every render "takes" 25 ms
+    try {
+      const w = mount(MarkdownContent, { props: { content: 'big', streaming: true } })
+      const renders = markdownStats.blockRenders
+      for (let i = 1; i <= 10; i++) await w.setProps({ content: 'big' + 'g'.repeat(i) })
+      expect(markdownStats.blockRenders).toBe(renders) // deferred: nothing rendered yet
+      vi.advanceTimersByTime(100)
+      await nextTick()
+      expect(markdownStats.blockRenders).toBe(renders + 1) // one render with the newest text
+      expect(w.text()).toBe('big' + 'g'.repeat(10))
+      await w.setProps({ content: 'big!' + 'g'.repeat(10) })
+      await w.setProps({ content: 'the end', streaming: false })
+      expect(w.text()).toBe('the end')
+    } finally {
+      clock.mockRestore()
+      vi.useRealTimers()
+    }
   })
 })
