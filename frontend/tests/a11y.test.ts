@@ -7,6 +7,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
 import type { Session } from '@/api/types'
+import { answerConfirm, confirmState } from '@/composables/useConfirm'
 import MessageInput from '@/components/MessageInput.vue'
 import ModelSelector from '@/components/ModelSelector.vue'
 import PresetEditor from '@/components/PresetEditor.vue'
@@ -111,6 +112,20 @@ describe('session list from the keyboard', () => {
     expect(document.activeElement).toBe(rows()[0].element)
   })
 
+  it('deletes with the Delete key after asking, and keeps the focus in the list', async () => {
+    const { sessions, rows } = await mountList()
+    ;(rows()[1].element as HTMLElement).focus()
+    await rows()[1].trigger('keydown', { key: 'Delete' })
+    expect(confirmState.open).toBe(true)
+    expect(confirmState.message).toContain('Chat b')
+    ;(document.activeElement as HTMLElement).blur() // the dialog took the focus
+    answerConfirm(true)
+    await flushPromises()
+    expect(sessions.sorted.map((x) => x.id)).toEqual(['a', 'c'])
+    expect(document.activeElement).toBe(rows()[1].element)
+    expect(rows()[1].text()).toContain('Chat c')
+  })
+
   it('names the icon buttons of a row after what they do and which chat', async () => {
     const { w } = await mountList()
     const item = w.findAll('[data-testid="session-item"]')[0]
@@ -197,6 +212,18 @@ describe('model picker', () => {
     // shrinking to "ope…" is in the component's styles
     const src = await import('@/components/ModelSelector.vue?raw')
     expect(src.default).toMatch(/\.selector\s*{[^}]*min-width:\s*1[4-9]\dpx/)
+  })
+
+  it('closes its menu with Escape and gives the focus back to the picker', async () => {
+    setOptions('openai/gpt-4o-mini')
+    const w = mountIt(ModelSelector, { props: { modelValue: '' } })
+    await w.get('[data-testid="model-trigger"]').trigger('click')
+    await nextTick()
+    const custom = w.get('[data-testid="model-menu"] input')
+    ;(custom.element as HTMLElement).focus()
+    await custom.trigger('keydown', { key: 'Escape' })
+    expect(w.find('[data-testid="model-menu"]').exists()).toBe(false)
+    expect(document.activeElement).toBe(w.get('[data-testid="model-trigger"]').element)
   })
 
   it('opens a menu whose inputs and buttons are all named', async () => {
