@@ -7,32 +7,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"playchat/backend/jatext"
 	"playchat/backend/tokens"
 )
 
-func TestQueryTermsKeepContentWords(t *testing.T) {
-	for q, want := range map[string]string{
-		"Rustの所有権とは何ですか？":           "rust 所有 権",
-		"v-ifとv-showはどう使い分ければいいですか": "v if show 使い分ける",
-		"明日の会議を15時にリマインドして":         "会議 リマインド", // 明日 is a time word (名詞,副詞可能), 15 a bare number
-		"ＶＵＥのコンポーネント":               "vue コンポーネント",
-	} {
-		terms, err := queryTermsJa(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var keys []string
-		for _, t := range terms {
-			keys = append(keys, t.Key)
-		}
-		if got := strings.Join(keys, " "); got != want {
-			t.Errorf("terms(%q) = %q, want %q", q, got, want)
-		}
-	}
-}
-
 func TestExcerptMarksMatchedTerms(t *testing.T) {
-	terms, _ := queryTermsJa("所有権のルール")
+	terms, _ := jatext.QueryTerms("所有権のルール")
 	md := "## 所有権規則\n\n" + strings.Repeat("前置き。", 50) + "まず、**所有権**のルールについて見ていきましょう。" + strings.Repeat("後書き。", 50)
 	got := excerpt(md, terms, 80)
 	if !strings.Contains(got, "«所有権»") || !strings.Contains(got, "«ルール»") {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"playchat/backend/kb/vector"
 	"playchat/backend/store"
 )
 
@@ -233,7 +234,7 @@ func updateDocEmbedding(ctx context.Context, tx bun.Tx, docID int64, model strin
 	if !complete || len(vecs) == 0 {
 		return rows.Err()
 	}
-	mean := meanVector(vecs)
+	mean := vector.Mean(vecs)
 	_, err = tx.ExecContext(ctx, `UPDATE local_knowledge_docs SET embedding = ?, embedding_model = ?, embedding_dim = ? WHERE id = ?`,
 		store.EncodeEmbedding(mean), model, len(mean), docID)
 	return err

@@ -3,6 +3,8 @@ package kb
 import (
 	"sort"
 	"strings"
+
+	"playchat/backend/jatext"
 )
 
 // excerptRunes is the length of an excerpt, in runes, before marks.
@@ -64,14 +66,14 @@ func dropOwnHeading(md string) string {
 type span struct{ start, end int }
 
 // findSpans returns the non-overlapping matches of the terms' forms in text
-// (compared after normalizeText, so ﾜｶﾞﾊｲ matches ワガハイ), longest match
+// (compared after jatext.Normalize, so ﾜｶﾞﾊｲ matches ワガハイ), longest match
 // first at each place, as spans of text's own runes.
-func findSpans(text []rune, terms []queryTerm) []span {
-	norm, from, to := normalizeAligned(text)
+func findSpans(text []rune, terms []jatext.Term) []span {
+	norm, from, to := jatext.NormalizeAligned(text)
 	var forms [][]rune
 	for _, t := range terms {
 		for _, f := range t.Forms {
-			if f = normalizeText(f); f != "" {
+			if f = jatext.Normalize(f); f != "" {
 				forms = append(forms, []rune(f))
 			}
 		}
@@ -113,7 +115,7 @@ func equalRunes(a, b []rune) bool {
 // excerpt picks the window of about width runes of md's plain text holding
 // the most distinct matched terms and marks every match «like this». With no
 // match it returns the section's opening.
-func excerpt(md string, terms []queryTerm, width int) string {
+func excerpt(md string, terms []jatext.Term, width int) string {
 	text := []rune(plainText(dropOwnHeading(md)))
 	if len(text) == 0 {
 		text = []rune(plainText(md))

@@ -3,12 +3,14 @@ package kb
 import (
 	"strings"
 	"testing"
+
+	"playchat/backend/jatext"
 )
 
 // issue 8: a hit shows the section's heading, so its excerpt must not open
 // with the same heading again.
 func TestExcerptDoesNotRepeatTheSectionHeading(t *testing.T) {
-	terms, _ := queryTermsJa("所有権")
+	terms, _ := jatext.QueryTerms("所有権")
 	md := "## 所有権\n\n所有権（ownership）は、Rustの最もユニークな機能です。\n\n### 所有権規則\n\nまず、所有権のルールについて見ていきましょう。\n"
 	got := excerpt(md, terms, 160)
 	if strings.HasPrefix(got, "«所有権» «所有権»") || strings.HasPrefix(got, "所有権 ") || !strings.HasPrefix(got, "«所有権»（ownership）") {

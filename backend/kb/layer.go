@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"playchat/backend/chat"
+	"playchat/backend/jatext"
 	"playchat/backend/tokens"
 )
 
@@ -166,7 +167,7 @@ func (s *Service) bestSections(r *retrieval, c *candidate, counter tokens.Counte
 	}
 	ss := make([]scored, len(c.chunks))
 	for i, ch := range c.chunks {
-		sc := termShare(r, normalizeText(ch.heading+"\n"+ch.text)) + max(cos[ch.id], 0)
+		sc := termShare(r, jatext.Normalize(ch.heading+"\n"+ch.text)) + max(cos[ch.id], 0)
 		ss[i] = scored{i, sc}
 	}
 	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })

@@ -1,5 +1,11 @@
 package kb
 
+import (
+	"strings"
+
+	"playchat/backend/jatext"
+)
+
 // ftsRow is what one chunk puts into an FTS5 table.
 type ftsRow struct{ title, heading, body string }
 
@@ -28,7 +34,7 @@ type lexicon struct {
 	// rows turns a document's chunks into FTS5 rows.
 	rows func(d parsedDoc) ([]ftsRow, error)
 	// terms extracts a query's terms.
-	terms func(q string) ([]queryTerm, error)
+	terms func(q string) ([]jatext.Term, error)
 	// phrases adds adjacent-term phrases to the MATCH expression.
 	phrases bool
 }
@@ -41,17 +47,17 @@ const bm25Weights = "5.0, 2.0, 1.0"
 var kagomeLexicon = lexicon{
 	name: "kagome", table: "local_knowledge_fts", vocab: "local_knowledge_fts_vocab",
 	rows: func(d parsedDoc) ([]ftsRow, error) {
-		title, err := segmentJa(d.Title)
+		title, err := jatext.Segment(d.Title)
 		if err != nil {
 			return nil, err
 		}
 		out := make([]ftsRow, len(d.Chunks))
 		for i, c := range d.Chunks {
-			h, err := segmentJa(c.Heading)
+			h, err := jatext.Segment(c.Heading)
 			if err != nil {
 				return nil, err
 			}
-			b, err := segmentJa(c.Text)
+			b, err := jatext.Segment(c.Text)
 			if err != nil {
 				return nil, err
 			}
@@ -59,7 +65,7 @@ var kagomeLexicon = lexicon{
 		}
 		return out, nil
 	},
-	terms:   queryTermsJa,
+	terms:   jatext.QueryTerms,
 	phrases: true,
 }
 
@@ -74,12 +80,32 @@ var trigramSchema = []string{
 var trigramLexicon = lexicon{
 	name: "trigram", table: "local_knowledge_trigram", vocab: "local_knowledge_trigram_vocab",
 	rows: func(d parsedDoc) ([]ftsRow, error) {
-		title := normalizeText(d.Title)
+		title := jatext.Normalize(d.Title)
 		out := make([]ftsRow, len(d.Chunks))
 		for i, c := range d.Chunks {
-			out[i] = ftsRow{title: title, heading: normalizeText(c.Heading), body: normalizeText(c.Text)}
+			out[i] = ftsRow{title: title, heading: jatext.Normalize(c.Heading), body: jatext.Normalize(c.Text)}
 		}
 		return out, nil
 	},
-	terms: func(q string) ([]queryTerm, error) { return queryTermsTrigram(q), nil },
+	terms: func(q string) ([]jatext.Term, error) { return jatext.TrigramTerms(q), nil },
 }
+
+// matchExpr builds an FTS5 MATCH expression from the kept terms: each
+// OR-ed, plus a phrase for each pair of adjacent kept terms (so 所有 権 as a
+// compound ranks above 所有 and 権 apart). Terms are quoted, so no query text
+// is parsed as FTS5 syntax.
+func matchExpr(terms []jatext.Term, keep []bool, phrases bool) string {
+	var parts []string
+	for i, t := range terms {
+		if !keep[i] {
+			continue
+		}
+		parts = append(parts, quoteFTS(t.Key))
+		if phrases && t.Next && i > 0 && keep[i-1] {
+			parts = append(parts, quoteFTS(terms[i-1].Key+" "+t.Key))
+		}
+	}
+	return strings.Join(parts, " OR ")
+}
+
+func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

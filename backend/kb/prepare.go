@@ -187,6 +187,9 @@ func (s *Service) prepare(j job) result {
 	if err != nil {
 		return failed(res, err)
 	}
+	for _, w := range res.doc.Warnings {
+		s.log.Warn("knowledge base document read leniently", "path", j.rel, "warning", w)
+	}
 	for _, lx := range s.lexes {
 		rows, err := lx.rows(res.doc)
 		if err != nil {

@@ -6,14 +6,13 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"playchat/backend/jatext"
+	"playchat/backend/kb/vector"
 )
 
 // Retrieval constants.
 const (
-	// rrfK is the k of reciprocal rank fusion, score = Σ 1/(k + rank):
-	// 60, as in Cormack, Clarke and Büttcher, "Reciprocal Rank Fusion
-	// outperforms Condorcet and individual Rank Learning Methods", SIGIR 2009.
-	rrfK = 60
 	// lexChunkLimit is how many sections BM25 ranks per query; documents are
 	// ranked by their best section among them.
 	lexChunkLimit = 300
@@ -53,7 +52,7 @@ type chunkText struct {
 
 // retrieval is the outcome of one query, best candidate first.
 type retrieval struct {
-	terms []queryTerm
+	terms []jatext.Term
 	idf   map[string]float64
 	qvec  []float32
 	cands []*candidate
@@ -144,7 +143,7 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 	for _, c := range byDoc {
 		for _, rk := range c.ranks {
 			if rk > 0 {
-				c.fused += 1 / float64(rrfK+rk)
+				c.fused += vector.RRF(rk)
 			}
 		}
 		r.cands = append(r.cands, c)
@@ -319,7 +318,7 @@ func placeholders(n int) string {
 // termStats returns the number of sections containing each term (from the
 // lexicon's fts5vocab table) and the number of sections. The count is cached
 // until the next write.
-func (s *Service) termStats(ctx context.Context, q querier, lx lexicon, terms []queryTerm) (map[string]float64, float64, error) {
+func (s *Service) termStats(ctx context.Context, q querier, lx lexicon, terms []jatext.Term) (map[string]float64, float64, error) {
 	df := map[string]float64{}
 	n := s.chunkCount.Load()
 	if n < 0 {
@@ -354,7 +353,7 @@ func (s *Service) termStats(ctx context.Context, q querier, lx lexicon, terms []
 // idfOf returns each term's inverse document frequency over sections,
 // ln(1 + (N − df + 0.5)/(df + 0.5)) — the IDF of Okapi BM25 (Robertson and
 // Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009).
-func idfOf(terms []queryTerm, df map[string]float64, n float64) map[string]float64 {
+func idfOf(terms []jatext.Term, df map[string]float64, n float64) map[string]float64 {
 	out := make(map[string]float64, len(terms))
 	for _, t := range terms {
 		d := df[t.Key]
@@ -373,7 +372,7 @@ func idfOf(terms []queryTerm, df map[string]float64, n float64) map[string]float
 var postingBudget = 8000.0
 
 // pickTerms marks the terms the MATCH expression uses.
-func pickTerms(terms []queryTerm, df map[string]float64, budget float64) []bool {
+func pickTerms(terms []jatext.Term, df map[string]float64, budget float64) []bool {
 	order := make([]int, len(terms))
 	for i := range order {
 		order[i] = i
@@ -403,10 +402,10 @@ func coverage(r *retrieval, c *candidate) float64 {
 		return 0
 	}
 	var b strings.Builder
-	b.WriteString(normalizeText(c.title))
+	b.WriteString(jatext.Normalize(c.title))
 	for _, ch := range c.chunks {
 		b.WriteByte('\n')
-		b.WriteString(normalizeText(ch.text))
+		b.WriteString(jatext.Normalize(ch.text))
 	}
 	return termShare(r, b.String())
 }
@@ -430,7 +429,7 @@ func termShare(r *retrieval, text string) float64 {
 
 func containsAny(text string, forms []string) bool {
 	for _, f := range forms {
-		if strings.Contains(text, normalizeText(f)) {
+		if strings.Contains(text, jatext.Normalize(f)) {
 			return true
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"playchat/backend/jatext"
 )
 
 // Service is the knowledge base. It is safe for concurrent use.
@@ -116,7 +118,7 @@ func (s *Service) Start(ctx context.Context) error {
 		// Load the Japanese dictionary now, off the turn's path, rather
 		// than in the first turn (when the pass found nothing to index).
 		if s.ctx.Err() == nil && s.o.Settings().TopK > 0 {
-			if _, err := jaTokenizer(); err != nil {
+			if err := jatext.Load(); err != nil {
 				s.log.Warn("Japanese tokenizer unavailable", "err", err)
 			}
 		}

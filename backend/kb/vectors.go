@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"playchat/backend/kb/vector"
 	"playchat/backend/store"
 )
 
@@ -81,7 +82,7 @@ func (v *vectorIndex) addLocked(docID, chunkID int64, blob []byte) {
 	if len(vec) != v.dim {
 		return // a provider changed dimension under the same name: re-embedded later
 	}
-	normalize(vec)
+	vector.Normalize(vec)
 	i, ok := v.pos[docID]
 	if !ok {
 		i = len(v.docs)
@@ -188,7 +189,7 @@ func (v *vectorIndex) search(q []float32) []docScore {
 	if !v.loaded || len(q) != v.dim || len(v.docs) == 0 {
 		return nil
 	}
-	q = normalize(append([]float32(nil), q...))
+	q = vector.Normalize(append([]float32(nil), q...))
 	out := make([]docScore, len(v.docs))
 	workers := 1
 	if len(v.docs)*v.dim > 1<<20 {
@@ -205,7 +206,7 @@ func (v *vectorIndex) search(q []float32) []docScore {
 				d := &v.docs[i]
 				best, bestChunk := math.Inf(-1), int64(0)
 				for c := range d.chunks {
-					s := float64(dot(q, d.vecs[c*v.dim:(c+1)*v.dim]))
+					s := float64(vector.Dot(q, d.vecs[c*v.dim:(c+1)*v.dim]))
 					if s > best {
 						best, bestChunk = s, d.chunks[c]
 					}
@@ -226,59 +227,11 @@ func (v *vectorIndex) chunkScores(q []float32, docID int64) map[int64]float64 {
 	if !ok || len(q) != v.dim {
 		return nil
 	}
-	q = normalize(append([]float32(nil), q...))
+	q = vector.Normalize(append([]float32(nil), q...))
 	d := &v.docs[i]
 	out := make(map[int64]float64, len(d.chunks))
 	for c, id := range d.chunks {
-		out[id] = float64(dot(q, d.vecs[c*v.dim:(c+1)*v.dim]))
+		out[id] = float64(vector.Dot(q, d.vecs[c*v.dim:(c+1)*v.dim]))
 	}
 	return out
-}
-
-func dot(a, b []float32) float32 {
-	var s0, s1, s2, s3 float32
-	n := len(a) &^ 3
-	for i := 0; i < n; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for i := n; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
-}
-
-func normalize(v []float32) []float32 {
-	var n float64
-	for _, x := range v {
-		n += float64(x) * float64(x)
-	}
-	if n == 0 {
-		return v
-	}
-	inv := float32(1 / math.Sqrt(n))
-	for i := range v {
-		v[i] *= inv
-	}
-	return v
-}
-
-// meanVector is the normalised mean of vecs (the document-level embedding
-// kept in local_knowledge_docs).
-func meanVector(vecs [][]float32) []float32 {
-	if len(vecs) == 0 {
-		return nil
-	}
-	out := make([]float32, len(vecs[0]))
-	for _, v := range vecs {
-		if len(v) != len(out) {
-			continue
-		}
-		for i, x := range v {
-			out[i] += x
-		}
-	}
-	return normalize(out)
 }

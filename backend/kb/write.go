@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"playchat/backend/kb/vector"
 	"playchat/backend/store"
 )
 
@@ -268,7 +269,7 @@ func (s *Service) writeDoc(ctx context.Context, st *stmts, r result, now time.Ti
 		}
 	}
 	if allCarried && len(vecs) == len(r.doc.Chunks) {
-		mean := meanVector(vecs)
+		mean := vector.Mean(vecs)
 		_, err = st.exec(ctx, `UPDATE local_knowledge_docs SET embedding = ?, embedding_model = ?, embedding_dim = ? WHERE id = ?`,
 			store.EncodeEmbedding(mean), model, len(mean), id)
 	} else {

@@ -1,4 +1,10 @@
-package kb
+// Package jatext analyses Japanese (and mixed Latin) text for search: one
+// normal form (NFKC, lower case) for whole strings, index terms from kagome's
+// morphological analysis with the IPA dictionary, and the content words of
+// a question. It is a leaf package with no storage: the knowledge base, chat
+// history search and the word pool share it, and the dictionary is loaded
+// once per process.
+package jatext
 
 import (
 	"fmt"
@@ -26,7 +32,16 @@ var (
 	kagomeBase map[int]string
 )
 
-func jaTokenizer() (*tokenizer.Tokenizer, error) {
+// Load loads the dictionary now (0.5–0.7 s on first use, then nothing), so
+// a caller can take that cost off a user's path; Segment and QueryTerms load
+// it themselves when needed. Its error is the dictionary's, kept for every
+// later call.
+func Load() error {
+	_, err := tokenizerJa()
+	return err
+}
+
+func tokenizerJa() (*tokenizer.Tokenizer, error) {
 	kagomeOnce.Do(func() {
 		// The full dictionary: terms are base forms (書い → 書く), which
 		// live in the feature strings ipa.DictShrink leaves out.
@@ -81,22 +96,22 @@ const (
 	kindCJK                 // kanji, kana and the marks used inside Japanese words
 )
 
-// normalizeText is the one form text takes before it is analysed, indexed,
+// Normalize is the one form text takes before it is analysed, indexed,
 // queried or compared: Unicode NFKC over the whole string, then lower case.
 // NFKC folds every width and composition variant to one spelling — half-width
 // katakana with its separate voiced mark (ﾜｶﾞﾊｲ), full-width ASCII (ＶＵＥ),
 // a base letter plus a combining mark (カ+U+3099) and compatibility characters
 // (①, ㍻) — so the index and a query always meet. It must be applied to whole
-// strings (or to the segments normalizeAligned cuts), never rune by rune: a
+// strings (or to the segments NormalizeAligned cuts), never rune by rune: a
 // voiced mark composes with the letter before it.
-func normalizeText(s string) string {
+func Normalize(s string) string {
 	return strings.ToLower(norm.NFKC.String(s))
 }
 
-// normalizeAligned normalises text as normalizeText does and reports, for
+// NormalizeAligned normalises text as Normalize does and reports, for
 // every rune of the result, the runes of text it came from: [from[i], to[i]).
 // It lets a match found in normalised text be marked in the original.
-func normalizeAligned(text []rune) (out []rune, from, to []int) {
+func NormalizeAligned(text []rune) (out []rune, from, to []int) {
 	s := string(text)
 	out = make([]rune, 0, len(text))
 	from = make([]int, 0, len(text))
@@ -113,7 +128,7 @@ func normalizeAligned(text []rune) (out []rune, from, to []int) {
 			out = append(out, unicode.ToLower(rune(seg[0])))
 			from, to = append(from, ri), append(to, ri+1)
 		} else {
-			for _, r := range normalizeText(seg) {
+			for _, r := range Normalize(seg) {
 				out = append(out, r)
 				from, to = append(from, ri), append(to, ri+nr)
 			}
@@ -140,7 +155,7 @@ func kindOf(r rune) runKind {
 }
 
 // runs calls fn for each maximal run of word or CJK runes in s, after
-// normalizeText, with the separator text that came before it ("" when the run
+// Normalize, with the separator text that came before it ("" when the run
 // directly follows another, e.g. at a change of script). A combining mark
 // left uncomposed by NFKC (ア+U+3099) stays inside the run it follows.
 func runs(s string, fn func(kind runKind, run, gap string) error) error {
@@ -155,7 +170,7 @@ func runs(s string, fn func(kind runKind, run, gap string) error) error {
 		gap.Reset()
 		return fn(cur, run, g)
 	}
-	for _, r := range normalizeText(s) {
+	for _, r := range Normalize(s) {
 		k := kindOf(r)
 		if cur != kindSep && unicode.Is(unicode.Mn, r) {
 			k = cur
@@ -248,10 +263,12 @@ func (m morph) key() string {
 	return m.surface
 }
 
-// segmentJa turns text into the space-separated terms stored in the FTS5
-// table tokenised by unicode61: alphabetic words lower-cased as they are,
-// Japanese runs segmented by kagome.
-func segmentJa(text string) (string, error) {
+// Segment turns text into space-separated index terms (for an FTS5 table
+// tokenised by unicode61), each followed by one space: alphabetic words
+// lower-cased as they are, Japanese runs segmented by kagome into the
+// dictionary forms of their content morphemes. Its only error is the
+// dictionary's failing to load.
+func Segment(text string) (string, error) {
 	var b strings.Builder
 	b.Grow(len(text))
 	err := runs(text, func(kind runKind, run, _ string) error {
@@ -260,7 +277,7 @@ func segmentJa(text string) (string, error) {
 			b.WriteByte(' ')
 			return nil
 		}
-		tk, err := jaTokenizer()
+		tk, err := tokenizerJa()
 		if err != nil {
 			return err
 		}
@@ -275,10 +292,14 @@ func segmentJa(text string) (string, error) {
 	return b.String(), err
 }
 
-// queryTerm is one term of a query: Key as it is stored in the index, and
+// Term is one term of a query: Key as it is stored in the index, and
 // the forms to look for in raw text (for excerpts and coverage).
-type queryTerm struct {
-	Key   string
+type Term struct {
+	// Key is the normalised form the index holds (the dictionary form of an
+	// inflected word).
+	Key string
+	// Forms are the spellings to find in normalised text: Key and, for a
+	// Japanese word, its surface in the question.
 	Forms []string
 	// Next is true when the term directly follows the previous one in the
 	// query (a compound such as 所有 + 権), for phrase matching.
@@ -302,11 +323,12 @@ var stopEn = map[string]bool{
 	"do": true, "does": true, "i": true, "it": true, "with": true, "can": true, "use": true,
 }
 
-// queryTermsJa extracts the content words of a question: nouns (not
+// QueryTerms extracts the content words of a question: nouns (not
 // pronouns or dependent nouns), independent verbs and adjectives, unknown
-// words and alphabetic words, in order, without repeats.
-func queryTermsJa(q string) ([]queryTerm, error) {
-	var out []queryTerm
+// words and alphabetic words, in order, without repeats. Its only error is
+// the dictionary's failing to load.
+func QueryTerms(q string) ([]Term, error) {
+	var out []Term
 	seen := map[string]bool{}
 	adjacent := false
 	add := func(key string, forms ...string) {
@@ -315,7 +337,7 @@ func queryTermsJa(q string) ([]queryTerm, error) {
 			return
 		}
 		seen[key] = true
-		out = append(out, queryTerm{Key: key, Forms: uniq(append([]string{key}, forms...)), Next: adjacent})
+		out = append(out, Term{Key: key, Forms: uniq(append([]string{key}, forms...)), Next: adjacent})
 		adjacent = true
 	}
 	err := runs(q, func(kind runKind, run, gap string) error {
@@ -328,7 +350,7 @@ func queryTermsJa(q string) ([]queryTerm, error) {
 			}
 			return nil
 		}
-		tk, err := jaTokenizer()
+		tk, err := tokenizerJa()
 		if err != nil {
 			return err
 		}
@@ -387,21 +409,21 @@ func uniq(ss []string) []string {
 	return out
 }
 
-// queryTermsTrigram extracts the terms of a question for the trigram
+// TrigramTerms extracts the terms of a question for the trigram
 // tokenizer, without a dictionary: every 3-rune window of each CJK run that
 // is not all hiragana (those are particles and endings), and whole
 // alphabetic words of 3 or more characters, hyphens and dots included
 // (v-show, crates.io).
-func queryTermsTrigram(q string) []queryTerm {
-	var out []queryTerm
+func TrigramTerms(q string) []Term {
+	var out []Term
 	seen := map[string]bool{}
 	add := func(t string) {
 		if !seen[t] {
 			seen[t] = true
-			out = append(out, queryTerm{Key: t, Forms: []string{t}})
+			out = append(out, Term{Key: t, Forms: []string{t}})
 		}
 	}
-	norm := normalizeText(q)
+	norm := Normalize(q)
 	for _, w := range strings.FieldsFunc(norm, func(r rune) bool {
 		return !(kindOf(r) == kindWord || r == '-' || r == '.')
 	}) {
@@ -442,23 +464,3 @@ func isHiragana(s string) bool {
 	}
 	return true
 }
-
-// matchExpr builds an FTS5 MATCH expression from the kept terms: each
-// OR-ed, plus a phrase for each pair of adjacent kept terms (so 所有 権 as a
-// compound ranks above 所有 and 権 apart). Terms are quoted, so no query text
-// is parsed as FTS5 syntax.
-func matchExpr(terms []queryTerm, keep []bool, phrases bool) string {
-	var parts []string
-	for i, t := range terms {
-		if !keep[i] {
-			continue
-		}
-		parts = append(parts, quoteFTS(t.Key))
-		if phrases && t.Next && i > 0 && keep[i-1] {
-			parts = append(parts, quoteFTS(terms[i-1].Key+" "+t.Key))
-		}
-	}
-	return strings.Join(parts, " OR ")
-}
-
-func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
