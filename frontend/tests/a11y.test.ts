@@ -10,6 +10,7 @@ import type { Session } from '@/api/types'
 import { answerConfirm, confirmState } from '@/composables/useConfirm'
 import MessageInput from '@/components/MessageInput.vue'
 import ModelSelector from '@/components/ModelSelector.vue'
+import LogViewer from '@/components/LogViewer.vue'
 import PresetEditor from '@/components/PresetEditor.vue'
 import SessionList from '@/components/SessionList.vue'
 import SidePanel from '@/components/SidePanel.vue'
@@ -29,6 +30,16 @@ vi.mock('@/api/sessions', () => ({
   remove: vi.fn(async () => {}),
   exportToFile: vi.fn(),
   importFromFile: vi.fn(),
+}))
+vi.mock('@/api/logs', () => ({
+  list: vi.fn(async () => ({
+    entries: [{ id: 7, sessionId: 's1', model: 'openai/gpt-4o-mini', error: '', latencyMs: 120, createdAt: '2025-01-01T00:00:00Z', preview: 'hi', promptTokens: 0, completionTokens: 0 }],
+    total: 1,
+    usage: [],
+  })),
+  get: vi.fn(async () => null),
+  remove: vi.fn(async () => {}),
+  clear: vi.fn(async () => {}),
 }))
 vi.mock('@/api/models', () => ({
   options: vi.fn(async () => ({ defaultModel: '', presets: [], discovered: [], configured: true })),
@@ -134,6 +145,25 @@ describe('session list from the keyboard', () => {
     expect(item.get('[data-testid="delete-session"]').attributes('aria-label')).toBe('Delete “Chat a”')
     await w.findAll('[data-testid="session-open"]')[0].trigger('keydown', { key: 'F2' })
     expectAllNamed(w)
+  })
+})
+
+describe('other clickable lists', () => {
+  it('opens an API log entry with Enter, as a click does', async () => {
+    const logsApi = vi.mocked(await import('@/api/logs'))
+    const w = mountIt(LogViewer)
+    await flushPromises()
+    const entry = w.get('[data-test="log-entry"]')
+    expect(entry.attributes('tabindex')).toBe('0')
+    await entry.trigger('keydown', { key: 'Enter' })
+    await flushPromises()
+    expect(logsApi.get).toHaveBeenCalledWith(7)
+  })
+
+  it('names every control of the API log panel', async () => {
+    const w = mountIt(LogViewer)
+    await flushPromises()
+    expect(expectAllNamed(w).buttons).toBeGreaterThan(0)
   })
 })
 
