@@ -9,16 +9,17 @@ import (
 	"playchat/backend/apperr"
 )
 
-// formatted is FormatError's value as the window receives it (JSON).
+// formatted is FormatError's value as the window reads it: a string (the
+// Wails runtime's Error message) holding the JSON object.
 func formatted(t *testing.T, err error) map[string]any {
 	t.Helper()
-	b, jerr := json.Marshal(FormatError(err))
-	if jerr != nil {
-		t.Fatal(jerr)
+	s, ok := FormatError(err).(string)
+	if !ok {
+		t.Fatalf("FormatError gave %T, want the JSON text", FormatError(err))
 	}
 	var m map[string]any
-	if jerr := json.Unmarshal(b, &m); jerr != nil {
-		t.Fatal(jerr)
+	if jerr := json.Unmarshal([]byte(s), &m); jerr != nil {
+		t.Fatalf("%q: %v", s, jerr)
 	}
 	return m
 }

@@ -140,9 +140,10 @@ describe('localizeError', () => {
 })
 
 describe('toError', () => {
-  it('builds an AppError from a structured rejection, as an object or as JSON', () => {
+  it('builds an AppError from a structured rejection: the Wails runtime\'s Error holding the JSON, the object, or the JSON', () => {
     const info = e('notes.pageNotFound', { id: 7 }, 'note page 7: not found')
-    for (const reasonValue of [info, JSON.stringify(info)]) {
+    // Wails v2 rejects with new Error(<the ErrorFormatter's value>)
+    for (const reasonValue of [new Error(JSON.stringify(info)), info, JSON.stringify(info)]) {
       const err = toError(reasonValue)
       expect(err).toBeInstanceOf(AppError)
       expect(err.message).toBe('note page 7: not found')
@@ -153,6 +154,8 @@ describe('toError', () => {
   })
 
   it('keeps plain rejections as plain Errors', () => {
+    const plain = new Error('boom')
+    expect(toError(plain)).toBe(plain)
     expect(toError('boom')).not.toBeInstanceOf(AppError)
     expect(toError('boom').message).toBe('boom')
     expect(toError('{not json').message).toBe('{not json')

@@ -1,9 +1,11 @@
 import { ERROR_CODES } from './errorCodes'
 
-// The Go side rejects a bound method's promise with {code, params, message}
-// (app.FormatError, from backend/apperr) and sends a turn's `error` event
-// with the same shape. Everything above the adapters sees real Error objects
-// instead: an AppError when the rejection has a code.
+// The Go side describes an error as {code, params, message} (backend/apperr).
+// A bound method's promise is rejected with an Error whose message is that
+// object's JSON (app.FormatError: the Wails runtime wraps the formatter's
+// value in new Error(value), so an object would arrive as "[object Object]");
+// a turn's `error` event carries the object itself. Everything above the
+// adapters sees real Error objects: an AppError when the error has a code.
 
 /** An error as the backend describes it (Go's apperr.Info). */
 export interface ErrorInfo {
@@ -35,7 +37,7 @@ export function isErrorInfo(v: unknown): v is ErrorInfo {
   )
 }
 
-/** An ErrorInfo encoded as JSON (older runtimes pass the formatter's value as a string). */
+/** The ErrorInfo in a JSON text (app.FormatError's value), or null. */
 function parseInfo(s: string): ErrorInfo | null {
   if (!s.startsWith('{')) return null
   try {
@@ -67,6 +69,11 @@ function remember(info: ErrorInfo) {
  */
 export function infoOf(reason: unknown): ErrorInfo {
   if (reason instanceof AppError) return { code: reason.code, params: reason.params, message: reason.message }
+  if (reason instanceof Error) {
+    const parsed = parseInfo(reason.message)
+    if (parsed) remember(parsed)
+    return parsed ?? { code: '', message: reason.message }
+  }
   if (isErrorInfo(reason)) {
     remember(reason)
     return reason
@@ -84,8 +91,13 @@ export function infoOf(reason: unknown): ErrorInfo {
 
 /** Turns any rejection value into an Error with a readable message (an AppError when it has a code). */
 export function toError(reason: unknown): Error {
-  if (reason instanceof Error) return reason
-  const info = isErrorInfo(reason) ? reason : typeof reason === 'string' ? parseInfo(reason) : null
+  if (reason instanceof AppError) return reason
+  const info =
+    reason instanceof Error ? parseInfo(reason.message)
+    : isErrorInfo(reason) ? reason
+    : typeof reason === 'string' ? parseInfo(reason)
+    : null
+  if (reason instanceof Error && !info) return reason
   if (info) {
     remember(info)
     return new AppError(info)
