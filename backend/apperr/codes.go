@@ -14,6 +14,9 @@ const (
 	// SessionInvalidFile: an imported session file breaks the format; {detail} lists the problems (English).
 	SessionInvalidFile Code = "session.invalidFile"
 
+	// SettingsPresetIncomplete: a model preset was saved without a label or a model.
+	SettingsPresetIncomplete Code = "settings.presetIncomplete"
+
 	// ChatNoModel: no model was chosen and DEFAULT_MODEL is empty.
 	ChatNoModel Code = "chat.noModel"
 	// ChatEmptyMessage: the message to send is empty.
@@ -155,6 +158,8 @@ var templates = map[Code]string{
 
 	SessionTitleLength: "a title needs 1 to {max} characters",
 	SessionInvalidFile: "invalid session file: {detail}",
+
+	SettingsPresetIncomplete: "a preset needs a label and a model",
 
 	ChatNoModel:         "no model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings",
 	ChatEmptyMessage:    "the message is empty",

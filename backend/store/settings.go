@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
+
+	"playchat/backend/apperr"
 )
 
 // AppSettings returns every setting saved in the GUI, key → value.
@@ -53,7 +55,7 @@ func (d *DB) ListPresets(ctx context.Context) ([]ModelPreset, error) {
 func (d *DB) CreatePreset(ctx context.Context, label, value string) (ModelPreset, error) {
 	p := ModelPreset{Label: strings.TrimSpace(label), Value: strings.TrimSpace(value), CreatedAt: now()}
 	if p.Label == "" || p.Value == "" {
-		return ModelPreset{}, fmt.Errorf("a preset needs a label and a model")
+		return ModelPreset{}, apperr.New(apperr.SettingsPresetIncomplete, nil)
 	}
 	_, err := d.bun.NewInsert().Model(&p).Exec(ctx)
 	return p, err
@@ -63,7 +65,7 @@ func (d *DB) CreatePreset(ctx context.Context, label, value string) (ModelPreset
 func (d *DB) UpdatePreset(ctx context.Context, id int64, label, value string) (ModelPreset, error) {
 	p := ModelPreset{ID: id, Label: strings.TrimSpace(label), Value: strings.TrimSpace(value)}
 	if p.Label == "" || p.Value == "" {
-		return ModelPreset{}, fmt.Errorf("a preset needs a label and a model")
+		return ModelPreset{}, apperr.New(apperr.SettingsPresetIncomplete, nil)
 	}
 	res, err := d.bun.NewUpdate().Model(&p).Column("label", "value").WherePK().Exec(ctx)
 	if err != nil {

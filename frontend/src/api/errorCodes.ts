@@ -64,6 +64,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'notes.titleTooLong': { template: "the title is {n} characters; at most {max} are allowed", params: ['n', 'max'] },
   'session.invalidFile': { template: "invalid session file: {detail}", params: ['detail'] },
   'session.titleLength': { template: "a title needs 1 to {max} characters", params: ['max'] },
+  'settings.presetIncomplete': { template: "a preset needs a label and a model", params: [] },
   'tool.argumentsTruncated': { template: "arguments truncated", params: [] },
   'tool.badArguments': { template: "the arguments are not valid JSON", params: [] },
   'tool.failed': { template: "{detail}", params: ['detail'] },

@@ -366,6 +366,9 @@ const en: typeof ja = {
       app: {
         starting: 'playchat is still starting: wait a moment and try again',
       },
+      settings: {
+        presetIncomplete: 'A preset needs both a label and a model',
+      },
       session: {
         titleLength: 'A title needs 1 to {max} characters',
         invalidFile: 'This is not a valid playchat session file: {detail}',

@@ -362,6 +362,9 @@ export default {
       app: {
         starting: 'playchat はまだ起動中です。少し待ってからもう一度試してください',
       },
+      settings: {
+        presetIncomplete: 'プリセットにはラベルとモデルの両方が必要です',
+      },
       session: {
         titleLength: 'タイトルは 1〜{max} 文字にしてください',
         invalidFile: 'playchat のセッションファイルとして読み込めません: {detail}',
