@@ -91,8 +91,9 @@ func (e *Error) ErrorCode() Code { return e.Code }
 // ErrorParams returns e.Params (Coded).
 func (e *Error) ErrorParams() map[string]any { return e.Params }
 
-// Is reports whether target is an *Error with the same code, so
-// errors.Is(err, apperr.New(code, nil)) tests for a code.
+// Is reports whether target is an *Error with the same code and neither
+// params nor a cause, so errors.Is(err, apperr.New(code, nil)) tests for a
+// code (and a sentinel made that way matches every error of its code).
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code && t.Params == nil && t.Err == nil
@@ -248,10 +249,8 @@ func text(v any) string {
 		return ""
 	case string:
 		return x
-	case error:
+	case error: // a nested *Error, Info or *Info too
 		return x.Error()
-	case *Info:
-		return x.Message
 	}
 	return fmt.Sprint(v)
 }
