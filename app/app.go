@@ -102,7 +102,7 @@ func (a *App) Shutdown(ctx context.Context) {
 // Services returns every bound service, for options.App.Bind.
 func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
-		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KnowledgeService{a}}
+		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a}}
 }
 
 // errNotStarted is returned while the core is not open.

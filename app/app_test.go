@@ -120,13 +120,13 @@ func TestNotesRenameKeepsTheStoredContent(t *testing.T) {
 	}
 }
 
-func TestKnowledgeTreeAndSearchOverTheSeededGuide(t *testing.T) {
+func TestKBTreeAndSearchOverTheSeededGuide(t *testing.T) {
 	a, _ := newTestApp(t)
 	c, _ := a.backend()
 	if _, err := c.KB.Reconcile(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	k := &KnowledgeService{a}
+	k := &KBService{a}
 	root, err := k.Tree("")
 	if err != nil || len(root.Children) != 1 || root.Children[0].Path != "playchat-guide.md" {
 		t.Fatalf("tree = %+v, %v", root, err)

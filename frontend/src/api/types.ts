@@ -35,7 +35,7 @@ export interface ModelOptions extends Omit<Data<app.ModelOptions>, 'presets'> {
 export interface SettingsView extends Omit<Data<app.SettingsView>, 'fields'> {
   fields: SettingField[]
 }
-/** The knowledge-base index's state (see KnowledgeService.Status). */
+/** The knowledge-base index's state (see KBService.Status). */
 export interface KBStatus extends Omit<Data<app.KBStatus>, 'failed'> {
   failed: KBFailed[]
 }

@@ -1,10 +1,10 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { KBDoc, KBNode, KBStatus } from '@/api/types'
-import { useKnowledgeStore } from '@/stores/knowledge'
-import { KB_SEARCH_DEBOUNCE_MS, KB_SEARCH_LIMIT, useKnowledgeSearchStore } from '@/stores/knowledgeSearch'
+import { useKBStore } from '@/stores/kb'
+import { KB_SEARCH_DEBOUNCE_MS, KB_SEARCH_LIMIT, useKBSearchStore } from '@/stores/kbSearch'
 
-vi.mock('@/api/knowledge', () => ({
+vi.mock('@/api/kb', () => ({
   status: vi.fn(),
   tree: vi.fn(),
   read: vi.fn(),
@@ -12,7 +12,7 @@ vi.mock('@/api/knowledge', () => ({
   reindex: vi.fn(async () => {}),
   openFolder: vi.fn(async () => {}),
 }))
-const api = vi.mocked(await import('@/api/knowledge'))
+const api = vi.mocked(await import('@/api/kb'))
 
 const status = (over: Partial<KBStatus> = {}): KBStatus => ({
   root: '/data/knowledge_base', indexed: 3, pending: 0, failed: [], lastIndexedAt: '2025-01-01T00:00:00Z',
@@ -48,14 +48,14 @@ beforeEach(() => {
   api.search.mockResolvedValue([])
 })
 afterEach(() => {
-  useKnowledgeStore().deactivate()
-  useKnowledgeSearchStore().clear()
+  useKBStore().deactivate()
+  useKBSearchStore().clear()
   vi.useRealTimers()
 })
 
 describe('knowledge store: status polling', () => {
   it('polls every 5 s when idle and every 1 s while indexing, and stops when told', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     kb.startPolling()
     await tick()
     expect(api.status).toHaveBeenCalledTimes(1)
@@ -89,7 +89,7 @@ describe('knowledge store: status polling', () => {
   })
 
   it('does not double the timers when started twice, nor poll after a stop during a call', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     kb.startPolling()
     kb.startPolling()
     await tick()
@@ -105,7 +105,7 @@ describe('knowledge store: status polling', () => {
   })
 
   it('keeps polling after a failed call and shows the error', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     api.status.mockRejectedValueOnce(new Error('backend not ready'))
     kb.startPolling()
     await tick()
@@ -116,7 +116,7 @@ describe('knowledge store: status polling', () => {
   })
 
   it('polls fast right after Reindex', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     kb.startPolling()
     await tick()
     await kb.reindex()
@@ -127,7 +127,7 @@ describe('knowledge store: status polling', () => {
   })
 
   it('refreshes the tree and the open document once an index change settles', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     await kb.activate()
     await kb.open('readme.md')
     await tick()
@@ -142,8 +142,8 @@ describe('knowledge store: status polling', () => {
   })
 
   it('searches the shown query again once an index change settles', async () => {
-    const kb = useKnowledgeStore()
-    const search = useKnowledgeSearchStore()
+    const kb = useKBStore()
+    const search = useKBSearchStore()
     kb.startPolling()
     search.setQuery('rust')
     await tick(KB_SEARCH_DEBOUNCE_MS)
@@ -156,7 +156,7 @@ describe('knowledge store: status polling', () => {
 
 describe('knowledge search store', () => {
   it('debounces typing into one search', async () => {
-    const kb = useKnowledgeSearchStore()
+    const kb = useKBSearchStore()
     kb.setQuery('r')
     kb.setQuery('ru')
     kb.setQuery('rust')
@@ -169,7 +169,7 @@ describe('knowledge search store', () => {
   })
 
   it('never searches an uncommitted IME composition, then searches what was committed', async () => {
-    const kb = useKnowledgeSearchStore()
+    const kb = useKBSearchStore()
     kb.compositionStart()
     kb.setQuery('しょ')
     kb.setQuery('しょゆ')
@@ -183,7 +183,7 @@ describe('knowledge search store', () => {
   })
 
   it('ignores input events flagged isComposing, and a composition cancels a pending search', async () => {
-    const kb = useKnowledgeSearchStore()
+    const kb = useKBSearchStore()
     kb.setQuery('しょ', true)
     await tick(1000)
     expect(api.search).not.toHaveBeenCalled()
@@ -199,7 +199,7 @@ describe('knowledge search store', () => {
   })
 
   it('clears the results at once for an empty query and drops stale answers', async () => {
-    const kb = useKnowledgeSearchStore()
+    const kb = useKBSearchStore()
     let first!: (h: []) => void
     api.search.mockImplementationOnce(() => new Promise((r) => (first = r)))
     kb.setQuery('old')
@@ -217,7 +217,7 @@ describe('knowledge search store', () => {
   })
 
   it('going back to the answered query drops an answer still on its way', async () => {
-    const kb = useKnowledgeSearchStore()
+    const kb = useKBSearchStore()
     const a = { rank: 1, path: 'a.md', title: 'A', heading: '', score: 1, excerpt: '' }
     api.search.mockResolvedValueOnce([a])
     kb.setQuery('a')
@@ -236,7 +236,7 @@ describe('knowledge search store', () => {
   })
 
   it('shows a search error', async () => {
-    const kb = useKnowledgeSearchStore()
+    const kb = useKBSearchStore()
     api.search.mockRejectedValueOnce(new Error('fts5: syntax error'))
     kb.setQuery('"')
     await tick(KB_SEARCH_DEBOUNCE_MS)
@@ -247,7 +247,7 @@ describe('knowledge search store', () => {
 
 describe('knowledge store: tree and documents', () => {
   it('loads folders lazily and keeps them cached across collapse and expand', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     await kb.activate()
     expect(api.tree).toHaveBeenCalledTimes(1)
     expect(api.tree).toHaveBeenCalledWith('')
@@ -267,13 +267,13 @@ describe('knowledge store: tree and documents', () => {
   })
 
   it('shares one call between concurrent loads of the same folder', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     await Promise.all([kb.loadFolder('guides'), kb.loadFolder('guides'), kb.toggleFolder('guides')])
     expect(api.tree).toHaveBeenCalledTimes(1)
   })
 
   it('records a folder that fails to load and retries it next time', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     api.tree.mockRejectedValueOnce(new Error('no folder "x"'))
     await expect(kb.toggleFolder('x')).rejects.toThrow('no folder')
     expect(kb.folderErrors.x).toBe('no folder "x"')
@@ -284,7 +284,7 @@ describe('knowledge store: tree and documents', () => {
   })
 
   it('reopening the browser refreshes the open folders and forgets closed ones', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     await kb.activate()
     await kb.toggleFolder('guides')
     await kb.toggleFolder('guides/deep')
@@ -297,7 +297,7 @@ describe('knowledge store: tree and documents', () => {
   })
 
   it('opens a document, reveals its folders and follows relative links with Back', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     await kb.activate()
     await kb.open('guides/deep/b.md', { heading: 'Intro › Setup' })
     await tick()
@@ -330,7 +330,7 @@ describe('knowledge store: tree and documents', () => {
   })
 
   it('shows a read error instead of the document', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     api.read.mockRejectedValueOnce('../x.md: outside the knowledge base')
     await kb.open('x.md')
     expect(kb.doc).toBeNull()
@@ -338,7 +338,7 @@ describe('knowledge store: tree and documents', () => {
   })
 
   it('knows when the KB holds only the seeded guide', async () => {
-    const kb = useKnowledgeStore()
+    const kb = useKBStore()
     api.tree.mockResolvedValue({ ...dir(''), children: [file('playchat-guide.md', 'Guide')] })
     await kb.activate()
     await tick()

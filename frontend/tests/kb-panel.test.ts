@@ -3,13 +3,13 @@ import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { KBHit, KBNode, KBStatus } from '@/api/types'
 import ConfirmDialog from '@/components/ConfirmDialog.vue'
-import KnowledgeHits from '@/components/knowledge/KnowledgeHits.vue'
-import KnowledgePanel from '@/components/knowledge/KnowledgePanel.vue'
-import { KB_SEARCH_DEBOUNCE_MS } from '@/stores/knowledgeSearch'
+import KBHits from '@/components/kb/KBHits.vue'
+import KBPanel from '@/components/kb/KBPanel.vue'
+import { KB_SEARCH_DEBOUNCE_MS } from '@/stores/kbSearch'
 import { testI18n } from './helpers'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
-vi.mock('@/api/knowledge', () => ({
+vi.mock('@/api/kb', () => ({
   status: vi.fn(),
   tree: vi.fn(),
   read: vi.fn(),
@@ -17,7 +17,7 @@ vi.mock('@/api/knowledge', () => ({
   reindex: vi.fn(async () => {}),
   openFolder: vi.fn(async () => {}),
 }))
-const api = vi.mocked(await import('@/api/knowledge'))
+const api = vi.mocked(await import('@/api/kb'))
 const runtime = vi.mocked(await import('../wailsjs/runtime/runtime'))
 
 const hit = (over: Partial<KBHit> = {}): KBHit => ({
@@ -33,9 +33,9 @@ const node = (path: string, dir = false, extra: Partial<KBNode> = {}): KBNode =>
   name: path.split('/').pop()!, path, dir, title: '', size: 1, error: '', count: 0, children: [], ...extra,
 })
 
-describe('KnowledgeHits', () => {
+describe('KBHits', () => {
   const mountHits = (hits: KBHit[], query = 'q') =>
-    mount(KnowledgeHits, {
+    mount(KBHits, {
       props: { hits, query, searching: false, error: '', activePath: null },
       global: { plugins: [testI18n()] },
     })
@@ -89,14 +89,14 @@ describe('KnowledgeHits', () => {
 let wrapper: VueWrapper | null = null
 async function mountPanel() {
   wrapper = mount(
-    { components: { KnowledgePanel, ConfirmDialog }, template: '<div><KnowledgePanel /><ConfirmDialog /></div>' },
+    { components: { KBPanel, ConfirmDialog }, template: '<div><KBPanel /><ConfirmDialog /></div>' },
     { global: { plugins: [testI18n()] }, attachTo: document.body },
   )
   await flushPromises()
   return wrapper
 }
 
-describe('KnowledgePanel', () => {
+describe('KBPanel', () => {
   beforeEach(() => {
     vi.clearAllMocks()
     setActivePinia(createPinia())
@@ -267,7 +267,7 @@ describe('KnowledgePanel', () => {
     expect(w.get('[data-testid="kb-failed"] .error').attributes('title')).toBe('larger than 10 MiB')
 
     api.status.mockResolvedValue(status({ indexed: 1000 }))
-    const kb = (await import('@/stores/knowledge')).useKnowledgeStore()
+    const kb = (await import('@/stores/kb')).useKBStore()
     await kb.refreshStatus()
     await flushPromises()
     expect(w.find('[data-testid="kb-progress"]').exists()).toBe(false)

@@ -3,14 +3,14 @@
 // (the query is searched on compositionend, or on input outside one).
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import * as api from '@/api/knowledge'
+import * as api from '@/api/kb'
 import { errorMessage } from '@/api/errors'
 import type { KBHit } from '@/api/types'
 
 export const KB_SEARCH_DEBOUNCE_MS = 250
 export const KB_SEARCH_LIMIT = 20
 
-export const useKnowledgeSearchStore = defineStore('knowledgeSearch', () => {
+export const useKBSearchStore = defineStore('kbSearch', () => {
   const query = ref('')
   const hits = ref<KBHit[]>([])
   /** The query `hits` answer ("" = no search yet). */

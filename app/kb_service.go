@@ -73,11 +73,13 @@ type KBHit struct {
 	Excerpt string  `json:"excerpt"`
 }
 
-// KnowledgeService is the read-only knowledge-base browser.
-type KnowledgeService struct{ app *App }
+// KBService is the read-only browser of the local Markdown knowledge base
+// (backend/kb). It is named KB, not Knowledge: "knowledge" is what the
+// assistant learns from the web.
+type KBService struct{ app *App }
 
 // Status reports the index: counts, failures, progress, watcher state.
-func (s *KnowledgeService) Status() (KBStatus, error) {
+func (s *KBService) Status() (KBStatus, error) {
 	c, err := s.app.backend()
 	if err != nil {
 		return KBStatus{}, err
@@ -97,7 +99,7 @@ func (s *KnowledgeService) Status() (KBStatus, error) {
 }
 
 // Tree returns the folder at dir ("" = the root) with its direct entries.
-func (s *KnowledgeService) Tree(dir string) (KBNode, error) {
+func (s *KBService) Tree(dir string) (KBNode, error) {
 	c, err := s.app.backend()
 	if err != nil {
 		return KBNode{}, err
@@ -120,7 +122,7 @@ func toKBNode(n kb.Node) KBNode {
 
 // Read returns one document's Markdown. Paths that leave the knowledge
 // base (.., absolute paths, symlinks out of it) are refused.
-func (s *KnowledgeService) Read(path string) (KBDoc, error) {
+func (s *KBService) Read(path string) (KBDoc, error) {
 	c, err := s.app.backend()
 	if err != nil {
 		return KBDoc{}, err
@@ -134,7 +136,7 @@ func (s *KnowledgeService) Read(path string) (KBDoc, error) {
 
 // Search runs the same retrieval the chat uses (BM25, fused with
 // embeddings when configured); limit 1–50.
-func (s *KnowledgeService) Search(query string, limit int) ([]KBHit, error) {
+func (s *KBService) Search(query string, limit int) ([]KBHit, error) {
 	c, err := s.app.backend()
 	if err != nil {
 		return nil, err
@@ -153,7 +155,7 @@ func (s *KnowledgeService) Search(query string, limit int) ([]KBHit, error) {
 
 // Reindex rebuilds the whole index in the background; Status shows its
 // progress.
-func (s *KnowledgeService) Reindex() error {
+func (s *KBService) Reindex() error {
 	c, err := s.app.backend()
 	if err != nil {
 		return err
@@ -167,7 +169,7 @@ func (s *KnowledgeService) Reindex() error {
 }
 
 // OpenFolder shows the knowledge-base folder in the system's file manager.
-func (s *KnowledgeService) OpenFolder() error {
+func (s *KBService) OpenFolder() error {
 	c, err := s.app.backend()
 	if err != nil {
 		return err

@@ -1,6 +1,6 @@
 // Pure helpers for the knowledge-base browser: search excerpts, links between
 // KB documents, progress and headings. Paths are relative to the KB root and
-// slash-separated, as KnowledgeService returns them.
+// slash-separated, as KBService returns them.
 
 /** The guide seeded into a new knowledge base (knowledge_base/ in the repository). */
 export const SEEDED_GUIDE = 'playchat-guide.md'

@@ -1,6 +1,6 @@
-// The knowledge-base adapter (KnowledgeService): the read-only browser's
+// The knowledge-base adapter (KBService): the read-only browser's
 // index status, folder tree, documents and search.
-import * as KnowledgeService from '../../wailsjs/go/app/KnowledgeService'
+import * as KBService from '../../wailsjs/go/app/KBService'
 import { call } from './errors'
 import type { KBDoc, KBHit, KBNode, KBStatus } from './types'
 
@@ -19,7 +19,7 @@ function node(n: Partial<KBNode> | null | undefined): KBNode {
 
 /** The index's counts, failures, progress, watcher and embedding state. */
 export async function status(): Promise<KBStatus> {
-  const s = await call(() => KnowledgeService.Status())
+  const s = await call(() => KBService.Status())
   return {
     root: s?.root ?? '',
     indexed: s?.indexed ?? 0,
@@ -40,17 +40,17 @@ export async function status(): Promise<KBStatus> {
 
 /** The folder at `dir` ("" = the root) with its direct entries, folders first. */
 export const tree = async (dir: string): Promise<KBNode> =>
-  node(await call(() => KnowledgeService.Tree(dir)))
+  node(await call(() => KBService.Tree(dir)))
 
 /** One document's Markdown; paths leaving the knowledge base are refused. */
-export const read = (path: string): Promise<KBDoc> => call(() => KnowledgeService.Read(path))
+export const read = (path: string): Promise<KBDoc> => call(() => KBService.Read(path))
 
 /** The chat's retrieval (BM25, fused with embeddings when configured); limit 1–50. */
 export const search = (query: string, limit: number): Promise<KBHit[]> =>
-  call(async () => (await KnowledgeService.Search(query, limit)) ?? [])
+  call(async () => (await KBService.Search(query, limit)) ?? [])
 
 /** Rebuilds the whole index in the background; poll status() for progress. */
-export const reindex = (): Promise<void> => call(() => KnowledgeService.Reindex())
+export const reindex = (): Promise<void> => call(() => KBService.Reindex())
 
 /** Shows the knowledge-base folder in the system's file manager. */
-export const openFolder = (): Promise<void> => call(() => KnowledgeService.OpenFolder())
+export const openFolder = (): Promise<void> => call(() => KBService.OpenFolder())

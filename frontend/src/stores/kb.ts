@@ -3,14 +3,14 @@
 // open document. The search box has its own store (knowledgeSearch).
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import * as api from '@/api/knowledge'
+import * as api from '@/api/kb'
 import { errorMessage } from '@/api/errors'
 import type { KBDoc, KBNode, KBStatus } from '@/api/types'
 import {
   KB_POLL_FAST_MS, KB_POLL_SLOW_MS, ancestorFolders, indexChanged, isSeedOnly, linkFragment,
   resolveKbLink,
-} from '@/utils/knowledge'
-import { useKnowledgeSearchStore } from './knowledgeSearch'
+} from '@/utils/kb'
+import { useKBSearchStore } from './kbSearch'
 
 /** Where the document view should scroll: a heading's text or an anchor slug. */
 export interface ScrollTarget {
@@ -20,8 +20,8 @@ export interface ScrollTarget {
 
 type Timer = ReturnType<typeof setTimeout>
 
-export const useKnowledgeStore = defineStore('knowledge', () => {
-  const search = useKnowledgeSearchStore()
+export const useKBStore = defineStore('kb', () => {
+  const search = useKBSearchStore()
 
   // ---- status -------------------------------------------------------------
   const status = ref<KBStatus | null>(null)

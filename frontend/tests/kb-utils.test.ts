@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   SEEDED_GUIDE, ancestorFolders, excerptParts, findHeading, formatBytes, headingLeaf, headingMatches, indexChanged,
   isSeedOnly, linkFragment, progressPercent, resolveKbLink, slugify,
-} from '@/utils/knowledge'
+} from '@/utils/kb'
 
 describe('excerptParts', () => {
   it('splits marked terms from the text around them, marks removed', () => {
