@@ -7,7 +7,7 @@ export const LOCALES: Locale[] = ['ja', 'en']
 /** The UI_LANGUAGE setting: follow the OS, or a fixed language. */
 export type LanguageChoice = 'auto' | Locale
 // Where earlier versions kept the choice (the webview's storage, shared by
-// every data dir); it is removed at start and no longer read.
+// every data dir): moved once into UI_LANGUAGE by startLocale, then removed.
 const LEGACY_STORAGE_KEY = 'playchat.locale'
 
 export const i18n = createI18n<[typeof ja], Locale, false>({
@@ -47,12 +47,39 @@ function apply(l: Locale) {
 export function initLocale(systemLocale?: string | null, uiLanguage?: string | null) {
   osLocale = asLocale(systemLocale) ?? osLocale
   choice = languageChoice(uiLanguage)
-  try {
-    localStorage.removeItem(LEGACY_STORAGE_KEY)
-  } catch {
-    // no storage: nothing to clean up
-  }
   apply(choice === 'auto' ? osLocale : choice)
+}
+
+/** Reads and removes the choice an earlier version left in the webview's storage. */
+function takeLegacyChoice(): Locale | null {
+  try {
+    const v = asLocale(localStorage.getItem(LEGACY_STORAGE_KEY))
+    localStorage.removeItem(LEGACY_STORAGE_KEY)
+    return v
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Starts the window's language from SystemService.Info (null when it failed).
+ * A language picked in an earlier version (kept in the webview's storage)
+ * becomes this data dir's UI_LANGUAGE through `save`, once, when the data dir
+ * has no choice of its own; the storage key is removed either way, so a data
+ * dir created later starts from the OS locale.
+ */
+export function startLocale(
+  info: { locale?: string; uiLanguage?: string } | null,
+  save: (l: Locale) => Promise<unknown>,
+) {
+  // without the backend there is nowhere to move it yet: keep it for the next start
+  const legacy = info ? takeLegacyChoice() : null
+  let ui = info?.uiLanguage
+  if (legacy && languageChoice(ui) === 'auto') {
+    ui = legacy
+    save(legacy).catch(() => {})
+  }
+  initLocale(info?.locale, ui)
 }
 
 /**

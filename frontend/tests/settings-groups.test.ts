@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SettingField } from '@/api/types'
 import SettingsPanel from '@/components/SettingsPanel.vue'
-import { i18n, initLocale } from '@/i18n'
+import { i18n, initLocale, startLocale } from '@/i18n'
 import { labels as jaLabels } from '@/locales/setting-docs-ja'
 import { groupSettings, settingLabel, SETTING_GROUPS } from '@/utils/settingGroups'
 import { expectAllNamed, nameOf } from './a11yHelpers'
@@ -142,5 +142,47 @@ describe('SettingsPanel groups and language', () => {
     expect(w.get('[data-test="reset"]').attributes('aria-label')).toBe('Reset “Anthropic API key” to default')
     expect(nameOf(w.get('[data-testid="language"]').element as HTMLElement)).toContain('Language')
     w.unmount()
+  })
+})
+
+describe('startLocale', () => {
+  beforeEach(() => localStorage.clear())
+
+  it('moves a language an earlier version kept in the webview storage into UI_LANGUAGE, once', () => {
+    localStorage.setItem('playchat.locale', 'en')
+    const save = vi.fn(async () => {})
+    startLocale({ locale: 'ja', uiLanguage: 'auto' }, save)
+    expect(save).toHaveBeenCalledWith('en')
+    expect(i18n.global.locale.value).toBe('en')
+    expect(localStorage.getItem('playchat.locale')).toBeNull()
+    // a data dir started later follows the OS again
+    startLocale({ locale: 'ja', uiLanguage: 'auto' }, save)
+    expect(save).toHaveBeenCalledTimes(1)
+    expect(i18n.global.locale.value).toBe('ja')
+  })
+
+  it('keeps the data dir\'s own UI_LANGUAGE over the old storage', () => {
+    localStorage.setItem('playchat.locale', 'en')
+    const save = vi.fn(async () => {})
+    startLocale({ locale: 'en', uiLanguage: 'ja' }, save)
+    expect(save).not.toHaveBeenCalled()
+    expect(i18n.global.locale.value).toBe('ja')
+    expect(localStorage.getItem('playchat.locale')).toBeNull()
+  })
+
+  it('leaves the old storage alone when the backend did not answer', () => {
+    localStorage.setItem('playchat.locale', 'en')
+    const save = vi.fn(async () => {})
+    startLocale(null, save)
+    expect(save).not.toHaveBeenCalled()
+    expect(localStorage.getItem('playchat.locale')).toBe('en')
+  })
+
+  it('shows the UI in the OS language when nothing picks one, and survives a failed save', () => {
+    startLocale({ locale: 'en', uiLanguage: 'auto' }, vi.fn(async () => {}))
+    expect(i18n.global.locale.value).toBe('en')
+    localStorage.setItem('playchat.locale', 'ja')
+    startLocale({ locale: 'en', uiLanguage: '' }, vi.fn(async () => Promise.reject(new Error('locked'))))
+    expect(i18n.global.locale.value).toBe('ja')
   })
 })
