@@ -8,65 +8,24 @@ import (
 	"time"
 
 	"playchat/backend/apperr"
+	"playchat/backend/layer"
 	"playchat/backend/llm"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
 )
 
-// Layer contributes system text to the context of one request (DESIGN.md §5
-// layers 1–4). Layers are asked in order; each returns zero or more blocks.
-type Layer interface {
-	// Name is the layer's short id, e.g. "memory", used in logs and budgets.
-	Name() string
-	// Build returns the layer's blocks for the query, most important first.
-	Build(ctx context.Context, q Query) ([]Block, error)
-}
-
-// Prioritized is implemented by a layer whose blocks get their room in the
-// budget before other layers' (higher Priority first; a layer without the
-// method has priority 0, and equal priorities keep layer order). Priority
-// changes who is cut when room is short, never where the blocks go in the
-// request.
-type Prioritized interface {
-	Priority() int
-}
-
-// PriorityUserChoice is the priority of a layer holding what the user chose
-// explicitly (pinned notes): it outranks layers filled by automatic
-// retrieval (priority 0).
-const PriorityUserChoice = 10
-
 // byPriority returns the indexes of layers, highest Priority first, stable.
-func byPriority(layers []Layer) []int {
+func byPriority(layers []layer.Layer) []int {
 	idx := make([]int, len(layers))
 	prio := make([]int, len(layers))
 	for i, l := range layers {
 		idx[i] = i
-		if p, ok := l.(Prioritized); ok {
+		if p, ok := l.(layer.Prioritized); ok {
 			prio[i] = p.Priority()
 		}
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return prio[idx[a]] > prio[idx[b]] })
 	return idx
-}
-
-// Query is what a layer knows about the request it builds for.
-type Query struct {
-	SessionID string
-	// LatestUser is the text of the user's newest message.
-	LatestUser string
-	Model      string
-}
-
-// Block is one piece of system text from a layer. A block is sent whole, cut
-// to fit (Truncatable) or dropped, as the budget allows.
-type Block struct {
-	Layer       string
-	Text        string
-	Truncatable bool
-	// CutMarker ends the block when it is cut ("" = TruncationMarker), so a
-	// layer can say where the rest is (e.g. read_note for a pinned page).
-	CutMarker string
 }
 
 // Budget is how the context window of one request is shared out, in tokens.
@@ -126,7 +85,7 @@ const minRecentMessages = 4
 //
 // history is the session's active messages, oldest first, ending with the
 // newest user message.
-func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base string, layers []Layer, q Query, history []store.Message) (Built, error) {
+func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base string, layers []layer.Layer, q layer.Query, history []store.Message) (Built, error) {
 	count := func(s string) int { return counter.Count(s) + tokens.MessageOverhead }
 	var out Built
 
@@ -155,7 +114,7 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 	// 3. system layers: built in order, given room in priority order, sent
 	// in order.
 	share := int(float64(b.Input) * b.LayerShare)
-	built := make([][]Block, len(layers))
+	built := make([][]layer.Block, len(layers))
 	for i, l := range layers {
 		blocks, err := l.Build(ctx, q)
 		if err != nil {

@@ -6,17 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"playchat/backend/layer"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
 )
 
 type fixedLayer struct {
 	name   string
-	blocks []Block
+	blocks []layer.Block
 }
 
-func (l fixedLayer) Name() string                                  { return l.name }
-func (l fixedLayer) Build(context.Context, Query) ([]Block, error) { return l.blocks, nil }
+func (l fixedLayer) Name() string                                              { return l.name }
+func (l fixedLayer) Build(context.Context, layer.Query) ([]layer.Block, error) { return l.blocks, nil }
 
 func history(n int, size int) []store.Message {
 	var ms []store.Message
@@ -34,7 +35,7 @@ func TestContextFitsTheBudgetDroppingTheOldestHistoryFirst(t *testing.T) {
 	c := tokens.Estimate
 	b := Budget{Input: 400, LayerShare: 0.25}
 	hist := history(21, 80) // ~25 tokens each
-	got, err := buildContext(context.Background(), c, b, "base", nil, Query{}, hist)
+	got, err := buildContext(context.Background(), c, b, "base", nil, layer.Query{}, hist)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +59,9 @@ func TestALargeLayerIsCutToItsShareAndNeverPushesOutRecentMessages(t *testing.T)
 	c := tokens.Estimate
 	b := Budget{Input: 1000, LayerShare: 0.25}
 	big := strings.Repeat("memory line with some words\n", 200) // ~1400 tokens
-	layers := []Layer{fixedLayer{"memory", []Block{{Layer: "memory", Text: big, Truncatable: true}}},
-		fixedLayer{"kb", []Block{{Layer: "kb", Text: strings.Repeat("y", 4000)}}}} // not truncatable, too big
-	got, err := buildContext(context.Background(), c, b, "base", layers, Query{}, history(5, 40))
+	layers := []layer.Layer{fixedLayer{"memory", []layer.Block{{Layer: "memory", Text: big, Truncatable: true}}},
+		fixedLayer{"kb", []layer.Block{{Layer: "kb", Text: strings.Repeat("y", 4000)}}}} // not truncatable, too big
+	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{}, history(5, 40))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestALargeLayerIsCutToItsShareAndNeverPushesOutRecentMessages(t *testing.T)
 }
 
 func TestAMessageTooLongForTheModelIsAClearError(t *testing.T) {
-	_, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 100, LayerShare: .25}, "base", nil, Query{},
+	_, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 100, LayerShare: .25}, "base", nil, layer.Query{},
 		[]store.Message{{Role: store.RoleUser, Content: strings.Repeat("長", 500)}})
 	if err == nil || !strings.Contains(err.Error(), "too long") {
 		t.Fatalf("err = %v", err)
@@ -109,7 +110,7 @@ func TestAutoTitle(t *testing.T) {
 // prioritizedLayer is a fixedLayer that claims budget before the others.
 type prioritizedLayer struct{ fixedLayer }
 
-func (prioritizedLayer) Priority() int { return PriorityUserChoice }
+func (prioritizedLayer) Priority() int { return layer.PriorityUserChoice }
 
 // Issue 8, fault 5: a pinned page of one 10,000-character line disappeared on
 // an 8k-token model (the cut knew only line boundaries, so it kept the
@@ -119,11 +120,11 @@ func TestAPinnedPageOfOneLongLineIsCutAtASentenceOnAnEightKModel(t *testing.T) {
 	b := NewBudget(8192, 1024)
 	page := strings.Repeat("Pinned facts about the project go here. ", 250)[:10000] // no newline
 	pinned := "# Pinned note: plan [id 1]\nThe user pinned this shared note to the conversation; its text follows.\n\n" + page
-	layers := []Layer{
-		prioritizedLayer{fixedLayer{"pinned_notes", []Block{{Layer: "pinned_notes", Text: pinned, Truncatable: true}}}},
-		fixedLayer{"kb", []Block{{Layer: "kb", Text: "## Local knowledge base\n" + strings.Repeat("barely related ", 100), Truncatable: true}}},
+	layers := []layer.Layer{
+		prioritizedLayer{fixedLayer{"pinned_notes", []layer.Block{{Layer: "pinned_notes", Text: pinned, Truncatable: true}}}},
+		fixedLayer{"kb", []layer.Block{{Layer: "kb", Text: "## Local knowledge base\n" + strings.Repeat("barely related ", 100), Truncatable: true}}},
 	}
-	got, err := buildContext(context.Background(), c, b, "base", layers, Query{}, history(9, 200))
+	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{}, history(9, 200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,11 +152,11 @@ func TestPinnedNotesOutrankRetrievedDocumentsWhenRoomIsShort(t *testing.T) {
 	doc := "doc " + strings.Repeat("kb sentence. ", 100)    // ~330 tokens
 	note := "note " + strings.Repeat("pin sentence. ", 100) // ~350 tokens
 	// The KB layer comes first in layer order, the pinned one has priority.
-	layers := []Layer{
-		fixedLayer{"kb", []Block{{Layer: "kb", Text: doc, Truncatable: true}}},
-		prioritizedLayer{fixedLayer{"pinned_notes", []Block{{Layer: "pinned_notes", Text: note, Truncatable: true}}}},
+	layers := []layer.Layer{
+		fixedLayer{"kb", []layer.Block{{Layer: "kb", Text: doc, Truncatable: true}}},
+		prioritizedLayer{fixedLayer{"pinned_notes", []layer.Block{{Layer: "pinned_notes", Text: note, Truncatable: true}}}},
 	}
-	got, err := buildContext(context.Background(), c, b, "base", layers, Query{}, history(5, 400)) // ~4×100 tokens of recent history
+	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{}, history(5, 400)) // ~4×100 tokens of recent history
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 
+	"playchat/backend/layer"
 	"playchat/backend/memory"
 	"playchat/backend/store"
 )
@@ -18,7 +19,7 @@ func (memoryLayer) Name() string { return "memory" }
 
 // Build returns memory.LayerText of the session's active memories as one
 // block (the text memory.Summarizer.Compact measures).
-func (l memoryLayer) Build(ctx context.Context, q Query) ([]Block, error) {
+func (l memoryLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
 	if q.SessionID == "" {
 		return nil, nil
 	}
@@ -28,5 +29,5 @@ func (l memoryLayer) Build(ctx context.Context, q Query) ([]Block, error) {
 	}
 	// Truncatable: when over budget the newest summaries are the ones cut,
 	// and the memory compactor re-summarises the oldest after the turn.
-	return []Block{{Layer: "memory", Text: memory.LayerText(mems), Truncatable: true}}, nil
+	return []layer.Block{{Layer: "memory", Text: memory.LayerText(mems), Truncatable: true}}, nil
 }

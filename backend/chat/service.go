@@ -16,6 +16,7 @@ import (
 
 	"playchat/backend/apperr"
 	"playchat/backend/event"
+	"playchat/backend/layer"
 	"playchat/backend/llm"
 	"playchat/backend/memory"
 	"playchat/backend/session"
@@ -64,7 +65,7 @@ type Service struct {
 	llm        Streamer
 	summarizer *memory.Summarizer
 	settings   func() Settings
-	layers     []Layer
+	layers     []layer.Layer
 	tools      *tools.Registry
 	pinner     Pinner
 	checkModel func(string) error
@@ -84,7 +85,7 @@ type Options struct {
 	Settings   func() Settings
 	// Layers are context layers 1–3 (knowledge, notes, local KB), in order;
 	// layer 4 (memory) is added after them by the service.
-	Layers []Layer
+	Layers []layer.Layer
 	// Tools are offered to the model on every request (nil: none).
 	Tools *tools.Registry
 	// Pinner pins note pages to a session (TurnRequest.NotePageIDs).
@@ -105,7 +106,7 @@ func New(o Options) *Service {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
-	layers := append(append([]Layer{}, o.Layers...), memoryLayer{db: o.DB})
+	layers := append(append([]layer.Layer{}, o.Layers...), memoryLayer{db: o.DB})
 	return &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
 		layers: layers, tools: o.Tools, pinner: o.Pinner, checkModel: o.CheckModel, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
 }

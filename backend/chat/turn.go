@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"playchat/backend/event"
+	"playchat/backend/layer"
 	"playchat/backend/store"
 )
 
@@ -30,7 +31,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	}
 	counter := counterFor(t.Model)
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model}
+	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model}
 	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.layers, q, history)
 	if err != nil {
 		s.fail(t, em, err, "")

@@ -17,6 +17,7 @@ import (
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/kb"
+	"playchat/backend/layer"
 	"playchat/backend/llm"
 	"playchat/backend/memory"
 	"playchat/backend/notes"
@@ -153,7 +154,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log, Tools: c.Tools,
 		// Context layers 1–3 in DESIGN.md §5 order; layer 4 (memory) is the
 		// chat service's own.
-		Layers: []chat.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer()},
+		Layers: []layer.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer()},
 		Pinner: c.Notes,
 		CheckModel: func(model string) error {
 			_, err := llm.ResolveModel(model, providers(c.Config()))

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"playchat/backend/chat"
+	"playchat/backend/layer"
 	"playchat/backend/llm/llmtest"
 )
 
@@ -182,7 +182,7 @@ func TestWithoutWorkingEmbeddingsRetrievalIsLexical(t *testing.T) {
 			if got := f.searchPaths(t, "ルーターのパスワードはどこ？", 3); len(got) == 0 || got[0] != "wifi.md" {
 				t.Errorf("search = %v, want wifi.md first", got)
 			}
-			blocks, err := f.svc.Layer().Build(ctx, chat.Query{LatestUser: "Wi-Fiのパスワードを忘れた", Model: "ollama/llama3.1"})
+			blocks, err := f.svc.Layer().Build(ctx, layer.Query{LatestUser: "Wi-Fiのパスワードを忘れた", Model: "ollama/llama3.1"})
 			if err != nil || len(blocks) != 1 || !strings.Contains(blocks[0].Text, "ルーターの裏") {
 				t.Errorf("layer = %+v, %v; want the wifi document", blocks, err)
 			}

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"playchat/backend/chat"
 	"playchat/backend/jatext"
+	"playchat/backend/layer"
 	"playchat/backend/tokens"
 )
 
@@ -38,7 +38,7 @@ func DefaultTokenBudget(model string) int {
 // sections. Retrieval errors are logged and give an empty layer: the KB never
 // fails a turn. The query is embedded once per turn. While the start-up pass
 // runs, a turn waits for it at most BootWait.
-func (s *Service) Layer() chat.Layer { return kbLayer{s} }
+func (s *Service) Layer() layer.Layer { return kbLayer{s} }
 
 type kbLayer struct{ s *Service }
 
@@ -46,7 +46,7 @@ type kbLayer struct{ s *Service }
 func (kbLayer) Name() string { return LayerName }
 
 // Build returns one truncatable block, or none when nothing qualifies.
-func (l kbLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, error) {
+func (l kbLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
 	l.s.waitBoot(ctx, BootWait)
 	text, err := l.s.layerText(ctx, q.LatestUser, q.Model)
 	if err != nil {
@@ -56,7 +56,7 @@ func (l kbLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, error) 
 	if text == "" {
 		return nil, nil
 	}
-	return []chat.Block{{Layer: LayerName, Text: text, Truncatable: true}}, nil
+	return []layer.Block{{Layer: LayerName, Text: text, Truncatable: true}}, nil
 }
 
 // eligible reports whether a candidate may go into the context.

@@ -11,6 +11,7 @@ import (
 
 	"playchat/backend/chat"
 	"playchat/backend/event"
+	"playchat/backend/layer"
 	"playchat/backend/llm"
 	"playchat/backend/llm/llmtest"
 )
@@ -43,7 +44,7 @@ func TestTheNextTurnSeesAnAtomicSave(t *testing.T) {
 	})
 	srv := llmtest.NewServer(t, llmtest.WithReply("はい。"))
 	svc := chat.New(chat.Options{DB: f.db, LLM: llm.New(llm.Providers{OpenAIBaseURL: srv.URL}),
-		Layers:   []chat.Layer{f.svc.Layer()},
+		Layers:   []layer.Layer{f.svc.Layer()},
 		Settings: func() chat.Settings { return chat.Settings{DefaultModel: "openai/fake-model"} }})
 	ctx := context.Background()
 	turn := func(text string) string {
@@ -91,11 +92,11 @@ func TestLayerIsEmptyWhenDisabledOrBlank(t *testing.T) {
 	if l.Name() != LayerName {
 		t.Errorf("name = %q", l.Name())
 	}
-	if b, _ := l.Build(ctx, chat.Query{LatestUser: "  "}); len(b) != 0 {
+	if b, _ := l.Build(ctx, layer.Query{LatestUser: "  "}); len(b) != 0 {
 		t.Errorf("blank message gave %v", b)
 	}
 	f.set.update(func(s *Settings) { s.TopK = 0 })
-	if b, _ := l.Build(ctx, chat.Query{LatestUser: "カレーの作り方"}); len(b) != 0 {
+	if b, _ := l.Build(ctx, layer.Query{LatestUser: "カレーの作り方"}); len(b) != 0 {
 		t.Errorf("TopK 0 gave %v", b)
 	}
 }
@@ -111,7 +112,7 @@ func TestATurnRightAfterStartSeesTheReconciledIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	// No WaitIdle: the layer itself waits for the start-up pass.
-	blocks, err := f.svc.Layer().Build(ctx, chat.Query{LatestUser: "Wi-Fiのパスワードはどこ？", Model: "openai/gpt-4o-mini"})
+	blocks, err := f.svc.Layer().Build(ctx, layer.Query{LatestUser: "Wi-Fiのパスワードはどこ？", Model: "openai/gpt-4o-mini"})
 	if err != nil || len(blocks) != 1 || !strings.Contains(blocks[0].Text, "wifi.md") {
 		t.Fatalf("blocks = %+v, err = %v", blocks, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"playchat/backend/chat"
+	"playchat/backend/layer"
 	"playchat/backend/store"
 )
 
@@ -73,7 +73,7 @@ func buildSharedCorpus(t *testing.T) *fixture {
 // layerDocs returns the paths of the documents layer 3 injects for q.
 func layerDocs(t *testing.T, f *fixture, q string) []string {
 	t.Helper()
-	blocks, err := f.svc.Layer().Build(context.Background(), chat.Query{LatestUser: q, Model: "openai/gpt-4o-mini"})
+	blocks, err := f.svc.Layer().Build(context.Background(), layer.Query{LatestUser: q, Model: "openai/gpt-4o-mini"})
 	if err != nil {
 		t.Fatal(err)
 	}

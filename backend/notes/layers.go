@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"playchat/backend/chat"
+	"playchat/backend/layer"
 )
 
 // Settings are the notes options read for every request (so a change saved
@@ -25,7 +25,7 @@ const DefaultContentLimit = 8000
 // PreviewRunes is how many characters of each page the index shows.
 const PreviewRunes = 40
 
-// Layer names (chat.Block.Layer and chat.Layer.Name).
+// Layer names (layer.Block.Layer and layer.Layer.Name).
 const (
 	IndexLayerName  = "notes"
 	PinnedLayerName = "pinned_notes"
@@ -57,7 +57,7 @@ func limitOf(settings func() Settings) int {
 // content with line breaks collapsed. Pages pinned to the query's session
 // are marked as shown in full below (or in part, when longer than the
 // content limit). No pages, no block. settings may be nil.
-func IndexLayer(svc *Service, settings func() Settings) chat.Layer {
+func IndexLayer(svc *Service, settings func() Settings) layer.Layer {
 	return indexLayer{svc: svc, settings: settings}
 }
 
@@ -68,7 +68,7 @@ type indexLayer struct {
 
 func (indexLayer) Name() string { return IndexLayerName }
 
-func (l indexLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, error) {
+func (l indexLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
 	ps, err := l.svc.List(ctx)
 	if err != nil || len(ps) == 0 {
 		return nil, err
@@ -102,7 +102,7 @@ func (l indexLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, erro
 			}
 		}
 	}
-	return []chat.Block{{Layer: IndexLayerName, Text: b.String(), Truncatable: true}}, nil
+	return []layer.Block{{Layer: IndexLayerName, Text: b.String(), Truncatable: true}}, nil
 }
 
 // Preview returns the first n characters (runes) of content with every run
@@ -125,7 +125,7 @@ func Preview(content string, n int) string {
 // order, with the page's full text cut at Settings.ContentLimit characters
 // and a visible TruncatedMarker. No session or no pins, no blocks. settings
 // may be nil.
-func PinnedLayer(svc *Service, settings func() Settings) chat.Layer {
+func PinnedLayer(svc *Service, settings func() Settings) layer.Layer {
 	return pinnedLayer{svc: svc, settings: settings}
 }
 
@@ -136,18 +136,18 @@ type pinnedLayer struct {
 
 func (pinnedLayer) Name() string { return PinnedLayerName }
 
-// Priority is chat.PriorityUserChoice: the pages the user pinned get their
+// Priority is layer.PriorityUserChoice: the pages the user pinned get their
 // room in the context before what retrieval picked (the local KB), so a
 // short window cuts a barely related document before a pinned page.
-func (pinnedLayer) Priority() int { return chat.PriorityUserChoice }
+func (pinnedLayer) Priority() int { return layer.PriorityUserChoice }
 
-func (l pinnedLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, error) {
+func (l pinnedLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
 	ps, err := l.svc.pinnedPages(ctx, q.SessionID)
 	if err != nil || len(ps) == 0 {
 		return nil, err
 	}
 	limit := limitOf(l.settings)
-	out := make([]chat.Block, 0, len(ps))
+	out := make([]layer.Block, 0, len(ps))
 	for _, p := range ps {
 		var b strings.Builder
 		fmt.Fprintf(&b, "# Pinned note: %s [id %d]", p.Title, p.ID)
@@ -163,7 +163,7 @@ func (l pinnedLayer) Build(ctx context.Context, q chat.Query) ([]chat.Block, err
 		if cut {
 			b.WriteString(TruncatedMarker(limit, utf8.RuneCountInString(p.Content)))
 		}
-		out = append(out, chat.Block{Layer: PinnedLayerName, Text: b.String(), Truncatable: true, CutMarker: PinnedCutMarker})
+		out = append(out, layer.Block{Layer: PinnedLayerName, Text: b.String(), Truncatable: true, CutMarker: PinnedCutMarker})
 	}
 	return out, nil
 }

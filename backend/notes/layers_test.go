@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"playchat/backend/chat"
+	"playchat/backend/layer"
 )
 
 func TestPreviewIsTheFirst40CharactersOnOneLine(t *testing.T) {
@@ -45,7 +45,7 @@ func TestIndexLayerGroupsPagesBySectionAndMarksPins(t *testing.T) {
 	}
 	settings := func() Settings { return Settings{ContentLimit: 50} }
 
-	blocks, err := IndexLayer(svc, settings).Build(ctx, chat.Query{SessionID: s.ID})
+	blocks, err := IndexLayer(svc, settings).Build(ctx, layer.Query{SessionID: s.ID})
 	if err != nil || len(blocks) != 1 {
 		t.Fatalf("blocks = %+v, %v", blocks, err)
 	}
@@ -61,7 +61,7 @@ func TestIndexLayerGroupsPagesBySectionAndMarksPins(t *testing.T) {
 	}
 
 	// Another session has no pins, so nothing is marked.
-	blocks, _ = IndexLayer(svc, nil).Build(ctx, chat.Query{SessionID: "other"})
+	blocks, _ = IndexLayer(svc, nil).Build(ctx, layer.Query{SessionID: "other"})
 	if strings.Contains(blocks[0].Text, "(pinned") {
 		t.Fatalf("unpinned session's index marks pins:\n%s", blocks[0].Text)
 	}
@@ -70,7 +70,7 @@ func TestIndexLayerGroupsPagesBySectionAndMarksPins(t *testing.T) {
 func TestIndexLayerWithoutPagesHasNoBlock(t *testing.T) {
 	svc, _ := openTest(t)
 	l := IndexLayer(svc, nil)
-	blocks, err := l.Build(context.Background(), chat.Query{SessionID: "s"})
+	blocks, err := l.Build(context.Background(), layer.Query{SessionID: "s"})
 	if err != nil || len(blocks) != 0 || l.Name() != "notes" {
 		t.Fatalf("blocks = %+v, %v, name %q", blocks, err, l.Name())
 	}
@@ -99,7 +99,7 @@ func TestPinnedLayerShowsFullTextUpToTheLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			l := PinnedLayer(svc, func() Settings { return Settings{ContentLimit: limit} })
-			blocks, err := l.Build(ctx, chat.Query{SessionID: s.ID})
+			blocks, err := l.Build(ctx, layer.Query{SessionID: s.ID})
 			if err != nil || len(blocks) != 1 || l.Name() != "pinned_notes" {
 				t.Fatalf("blocks = %+v, %v", blocks, err)
 			}
@@ -124,7 +124,7 @@ func TestPinnedLayerHasOneBlockPerPinnedPageInOrder(t *testing.T) {
 	if err := svc.Pin(ctx, s.ID, big.ID); err != nil {
 		t.Fatal(err)
 	}
-	blocks, err := PinnedLayer(svc, func() Settings { return Settings{} }).Build(ctx, chat.Query{SessionID: s.ID})
+	blocks, err := PinnedLayer(svc, func() Settings { return Settings{} }).Build(ctx, layer.Query{SessionID: s.ID})
 	if err != nil || len(blocks) != 3 {
 		t.Fatalf("blocks = %d, %v", len(blocks), err)
 	}
@@ -136,7 +136,7 @@ func TestPinnedLayerHasOneBlockPerPinnedPageInOrder(t *testing.T) {
 	if !strings.HasSuffix(blocks[2].Text, "\n…(truncated: 8000 of 8005 characters shown; read_note for the rest)") {
 		t.Errorf("big page's block ends %q", blocks[2].Text[len(blocks[2].Text)-80:])
 	}
-	for _, q := range []chat.Query{{SessionID: ""}, {SessionID: "unknown"}} {
+	for _, q := range []layer.Query{{SessionID: ""}, {SessionID: "unknown"}} {
 		if blocks, err := PinnedLayer(svc, nil).Build(ctx, q); err != nil || len(blocks) != 0 {
 			t.Errorf("session %q: blocks = %d, %v", q.SessionID, len(blocks), err)
 		}
@@ -145,11 +145,11 @@ func TestPinnedLayerHasOneBlockPerPinnedPageInOrder(t *testing.T) {
 
 func TestPinnedPagesOutrankRetrievalInTheBudget(t *testing.T) {
 	svc, _ := openTest(t)
-	p, ok := PinnedLayer(svc, nil).(chat.Prioritized)
-	if !ok || p.Priority() != chat.PriorityUserChoice {
+	p, ok := PinnedLayer(svc, nil).(layer.Prioritized)
+	if !ok || p.Priority() != layer.PriorityUserChoice {
 		t.Fatal("the pinned layer does not claim the user's-choice priority, so a retrieved KB document could push a pin out")
 	}
-	if _, ok := IndexLayer(svc, nil).(chat.Prioritized); ok {
+	if _, ok := IndexLayer(svc, nil).(layer.Prioritized); ok {
 		t.Fatal("the notes index claims a priority; only explicit pins should")
 	}
 }

@@ -1,0 +1,51 @@
+// Package layer defines the seam between the chat turn and what feeds its
+// context (DESIGN.md §5): a Layer builds Blocks of system text for a Query.
+// It is a leaf: the layers (notes, kb, memory, learned knowledge, reminders)
+// depend on it, and backend/chat sits on top, so no layer imports the
+// orchestrator.
+package layer
+
+import "context"
+
+// Layer contributes system text to the context of one request (DESIGN.md §5
+// layers 1–4). Layers are asked in order; each returns zero or more blocks.
+type Layer interface {
+	// Name is the layer's short id, e.g. "memory", used in logs and budgets.
+	Name() string
+	// Build returns the layer's blocks for the query, most important first.
+	Build(ctx context.Context, q Query) ([]Block, error)
+}
+
+// Prioritized is implemented by a layer whose blocks get their room in the
+// budget before other layers' (higher Priority first; a layer without the
+// method has priority 0, and equal priorities keep layer order). Priority
+// changes who is cut when room is short, never where the blocks go in the
+// request.
+type Prioritized interface {
+	Priority() int
+}
+
+// PriorityUserChoice is the priority of a layer holding what the user chose
+// explicitly (pinned notes): it outranks layers filled by automatic
+// retrieval (priority 0).
+const PriorityUserChoice = 10
+
+// Query is what a layer knows about the request it builds for.
+type Query struct {
+	SessionID string
+	// LatestUser is the text of the user's newest message.
+	LatestUser string
+	Model      string
+}
+
+// Block is one piece of system text from a layer. A block is sent whole, cut
+// to fit (Truncatable) or dropped, as the budget allows.
+type Block struct {
+	Layer       string
+	Text        string
+	Truncatable bool
+	// CutMarker ends the block when it is cut ("" = the chat package's
+	// TruncationMarker), so a layer can say where the rest is (e.g.
+	// read_note for a pinned page).
+	CutMarker string
+}
