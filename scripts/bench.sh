@@ -37,7 +37,10 @@ if [ -z "${BENCH_INNER:-}" ]; then
             total=$((total + kb)); parts="$parts $name=$((kb/1024))MiB"
           done
           kill $pid; wait $pid 2>/dev/null || true
-          echo "PSS_RESULT $((total/1024)) MiB ($parts )"' | sed -n "s/^PSS_RESULT //p")
+          app=$(awk "/^Pss:/{print int(\$2/1024)}" /proc/$pid/smaps_rollup 2>/dev/null)
+          echo "PSS_RESULT $((total/1024)) MiB ($parts ) APP=${app}"' | sed -n "s/^PSS_RESULT //p")
+  APP_PSS=${PSS##*APP=}
+  PSS=${PSS% APP=*}
   rm -rf "$WORK"
 fi
 
@@ -53,4 +56,5 @@ printf '| %-58s | %-22s |\n' "added by playchat before the first chunk" "$(metri
 printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs / 200 memories / 20 active" "$(nsop '20-active') ms"
 printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs / 200 memories / 2000 active" "$(nsop '2000-active') ms"
 printf '| %-58s | %-22s |\n' "chunks relayed from stream to event sink" "$(metric ChunkRelay chunks/s) /s"
+[ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app process alone (target <= 100 MiB)" "${APP_PSS} MiB"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app + WebKit, 1,000-message session open" "${PSS%% (*}" && echo "  (${PSS#*(}"
