@@ -14,6 +14,7 @@ interface Timing {
   runs: number
   total: number
   slowest: number
+  steps: number[]
 }
 
 function stream(render: (prefix: string, streaming: boolean) => void, t: Timing) {
@@ -22,24 +23,28 @@ function stream(render: (prefix: string, streaming: boolean) => void, t: Timing)
     const s = performance.now()
     const done = n >= TEXT.length
     render(TEXT.slice(0, Math.min(n, TEXT.length)), !done)
-    t.slowest = Math.max(t.slowest, performance.now() - s)
+    const ms = performance.now() - s
+    t.slowest = Math.max(t.slowest, ms)
+    t.steps.push(ms)
   }
   t.total += performance.now() - start
   t.runs++
 }
 
 const reset = (t: Timing) => () => {
-  Object.assign(t, { runs: 0, total: 0, slowest: 0 })
+  Object.assign(t, { runs: 0, total: 0, slowest: 0, steps: [] })
 }
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]
 const report = (name: string, t: Timing) => () => {
   if (t.runs === 0) return
   console.log(
-    `${name}: ${STEPS} steps of a ${TEXT.length}-char reply — total ${(t.total / t.runs).toFixed(1)} ms per reply (mean of ${t.runs}), slowest step ${t.slowest.toFixed(2)} ms`,
+    `${name}: ${STEPS} steps of a ${TEXT.length}-char reply — total ${(t.total / t.runs).toFixed(1)} ms per reply (mean of ${t.runs}); ` +
+      `step median ${pct(t.steps, 0.5).toFixed(2)} ms, p99 ${pct(t.steps, 0.99).toFixed(2)} ms, slowest ${t.slowest.toFixed(2)} ms`,
   )
 }
 
 describe(`stream a ${TEXT.length}-character reply in ${STEPS} steps`, () => {
-  const blocks: Timing = { runs: 0, total: 0, slowest: 0 }
+  const blocks: Timing = { runs: 0, total: 0, slowest: 0, steps: [] }
   bench(
     'block renderer (only the growing block per step)',
     () => {
@@ -50,7 +55,7 @@ describe(`stream a ${TEXT.length}-character reply in ${STEPS} steps`, () => {
     { iterations: 5, time: 0, warmupIterations: 1, warmupTime: 0, setup: reset(blocks), teardown: report('blocks', blocks) },
   )
 
-  const whole: Timing = { runs: 0, total: 0, slowest: 0 }
+  const whole: Timing = { runs: 0, total: 0, slowest: 0, steps: [] }
   bench(
     'whole-message renderMarkdown per step (before)',
     () => stream((src, streaming) => renderMarkdown(src, { streaming }), whole),
