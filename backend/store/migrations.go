@@ -39,6 +39,14 @@ const (
 	// when the next may run, so a summary that keeps failing backs off
 	// across restarts and CLI runs instead of being tried after every turn.
 	MigrationSummaryBackoff = "20261130000007_summary_backoff"
+	// MigrationReminders turns the seed's Discord-only reminders table into
+	// desktop reminders (issue 10, backend/reminders): where a reminder came
+	// from (origin, session_id), the IANA zone and optional RFC 5545 rule it
+	// repeats by (rrule, with its DTSTART), its delivery state and error, and
+	// whether its last delivery was late. Existing rows (Discord, one-off)
+	// become origin discord, state delivered/cancelled/pending by their
+	// notified_at/cancelled_at.
+	MigrationReminders = "20261130000008_reminders_desktop"
 )
 
 type step struct {
@@ -209,6 +217,19 @@ var steps = []step{
 			last_error TEXT NOT NULL DEFAULT '',
 			next_attempt_at DATETIME NOT NULL,
 			updated_at DATETIME NOT NULL)`,
+	}},
+	{MigrationReminders, []string{
+		`ALTER TABLE reminders ADD COLUMN origin VARCHAR NOT NULL DEFAULT 'discord'`,
+		`ALTER TABLE reminders ADD COLUMN session_id VARCHAR NOT NULL DEFAULT ''`,
+		`ALTER TABLE reminders ADD COLUMN zone VARCHAR NOT NULL DEFAULT 'UTC'`,
+		`ALTER TABLE reminders ADD COLUMN rrule TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE reminders ADD COLUMN state VARCHAR NOT NULL DEFAULT 'pending'`,
+		`ALTER TABLE reminders ADD COLUMN error TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE reminders ADD COLUMN late INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE reminders ADD COLUMN updated_at DATETIME`,
+		`UPDATE reminders SET state = 'cancelled' WHERE cancelled_at IS NOT NULL`,
+		`UPDATE reminders SET state = 'delivered' WHERE cancelled_at IS NULL AND notified_at IS NOT NULL`,
+		`CREATE INDEX ix_reminders_state_due ON reminders(state, due_at)`,
 	}},
 }
 
