@@ -149,6 +149,25 @@ const (
 	ToolPanicked Code = "tool.panicked"
 	// ToolFailed: a tool returned an error; {detail} is its English text, as the model read it.
 	ToolFailed Code = "tool.failed"
+
+	// ReminderDueUnparsable: the due time {due} is not a date-time playchat reads.
+	ReminderDueUnparsable Code = "reminders.dueUnparsable"
+	// ReminderDuePast: the due time {due} (local, with its zone) is not after {now}.
+	ReminderDuePast Code = "reminders.duePast"
+	// ReminderDueTooFar: the due time {due} is more than {maxDays} days ahead (REMINDER_MAX_AHEAD_DAYS).
+	ReminderDueTooFar Code = "reminders.dueTooFar"
+	// ReminderBadRepeat: the repeat rule {repeat} cannot be used; {detail} says why (English).
+	ReminderBadRepeat Code = "reminders.badRepeat"
+	// ReminderBadZone: {zone} is not a known IANA time zone; the cause follows.
+	ReminderBadZone Code = "reminders.badZone"
+	// ReminderContentEmpty: a reminder's text is empty.
+	ReminderContentEmpty Code = "reminders.contentEmpty"
+	// ReminderContentTooLong: a reminder's text has {n} characters, over {max}.
+	ReminderContentTooLong Code = "reminders.contentTooLong"
+	// ReminderNotFound: reminder {id} does not exist.
+	ReminderNotFound Code = "reminders.notFound"
+	// ReminderNotActive: reminder {id} is {state} (delivered or cancelled), so it cannot change.
+	ReminderNotActive Code = "reminders.notActive"
 )
 
 // templates holds the English text of every code. {name} is a param,
@@ -229,6 +248,16 @@ var templates = map[Code]string{
 	ToolBadArguments:       "the arguments are not valid JSON",
 	ToolPanicked:           "the tool failed unexpectedly",
 	ToolFailed:             "{detail}",
+
+	ReminderDueUnparsable:  "cannot read the due time {due:q}: write a local date-time such as 2026-12-01T09:00 or 2026-12-01T09:00:30",
+	ReminderDuePast:        "the due time {due} is not in the future (it is now {now})",
+	ReminderDueTooFar:      "the due time {due} is more than {maxDays} days ahead",
+	ReminderBadRepeat:      "cannot use the repeat rule {repeat:q}: {detail}",
+	ReminderBadZone:        "unknown time zone {zone:q}",
+	ReminderContentEmpty:   "the reminder text is empty",
+	ReminderContentTooLong: "the reminder text is {n} characters; at most {max} are allowed",
+	ReminderNotFound:       "reminder {id} does not exist",
+	ReminderNotActive:      "reminder {id} is {state} and cannot change",
 }
 
 // extraParams lists the params a code sends that its English template does

@@ -450,6 +450,17 @@ const en: typeof ja = {
         panicked: 'The tool failed unexpectedly',
         failed: '{detail}',
       },
+      reminders: {
+        dueUnparsable: 'Cannot read the due time “{due}”: write a date and time such as 2026-12-01T09:00',
+        duePast: 'The due time {due} is not in the future (it is now {now})',
+        dueTooFar: 'The due time {due} is more than {maxDays} days ahead (REMINDER_MAX_AHEAD_DAYS in Settings sets the limit)',
+        badRepeat: 'Cannot use the repeat rule “{repeat}”: {detail}',
+        badZone: 'Unknown time zone “{zone}”',
+        contentEmpty: 'The reminder text is empty',
+        contentTooLong: 'The reminder text is {n} characters; at most {max} are allowed',
+        notFound: 'Reminder {id} does not exist',
+        notActive: 'Reminder {id} is {state} and cannot change',
+      },
     },
   },
   toast: {

@@ -446,6 +446,17 @@ export default {
         panicked: 'ツールが予期せず失敗しました',
         failed: '{detail}',
       },
+      reminders: {
+        dueUnparsable: '日時「{due}」を読み取れません。2026-12-01T09:00 のような日時で書いてください',
+        duePast: '日時 {due} は過去です（現在 {now}）',
+        dueTooFar: '日時 {due} は {maxDays} 日より先です（上限は設定の REMINDER_MAX_AHEAD_DAYS で変えられます）',
+        badRepeat: '繰り返しのルール「{repeat}」は使えません: {detail}',
+        badZone: 'タイムゾーン「{zone}」が見つかりません',
+        contentEmpty: 'リマインドの内容が空です',
+        contentTooLong: 'リマインドの内容が {n} 文字あります。{max} 文字までです',
+        notFound: 'リマインド {id} はありません',
+        notActive: 'リマインド {id} は {state} のため変更できません',
+      },
     },
   },
   toast: {
