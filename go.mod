@@ -11,6 +11,13 @@ require (
 )
 
 require (
+	github.com/go-co-op/gocron/v2 v2.21.2 // indirect
+	github.com/jonboulle/clockwork v0.5.0 // indirect
+	github.com/robfig/cron/v3 v3.0.1 // indirect
+	github.com/teambition/rrule-go v1.8.2 // indirect
+)
+
+require (
 	git.sr.ht/~jackmordaunt/go-toast/v2 v2.0.3 // indirect
 	github.com/ikawaha/kagome-dict v1.1.7
 	github.com/yuin/goldmark v1.8.7 // indirect
