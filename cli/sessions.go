@@ -103,6 +103,7 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 func sessionsImport(ctx context.Context, args []string, env Env) error {
 	fs := flag.NewFlagSet("sessions import", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
+	from := fs.String("from", session.FromNative, "format of FILE: native (a playchat session file), chatgpt or claude (their conversations.json), or auto")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -122,7 +123,7 @@ func sessionsImport(ctx context.Context, args []string, env Env) error {
 		r = f
 	}
 	// Validate before opening the database, so a broken file touches nothing.
-	doc, err := session.Parse(r)
+	parsed, err := session.ParseAny(r, *from)
 	if err != nil {
 		return err
 	}
@@ -131,11 +132,17 @@ func sessionsImport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer c.Close()
-	res, err := session.Import(ctx, c.DB, doc)
+	res, err := session.ImportParsed(ctx, c.DB, parsed)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "imported %d messages and %d memories\n", res.Messages, res.Memories)
+	if res.Format == session.FromNative {
+		fmt.Fprintf(env.Stderr, "imported %d messages and %d memories\n", res.Messages, res.Memories)
+		fmt.Fprintln(env.Stdout, res.Session.ID)
+		return nil
+	}
+	fmt.Fprintf(env.Stderr, "imported %d sessions with %d messages from %s (%d placeholders for images, attachments and tool traces; skipped %d system, hidden or empty messages and %d empty conversations; %d other branches not imported)\n",
+		res.Sessions, res.Messages, res.Format, res.Placeholders, res.Skipped, res.SkippedConversations, res.Branches)
 	fmt.Fprintln(env.Stdout, res.Session.ID)
 	return nil
 }
