@@ -13,6 +13,3 @@ func parseMarkdown(name string, raw []byte) (parsedDoc, error) {
 
 // maxChunkRunes is the longest section, in runes.
 const maxChunkRunes = markdown.MaxChunkRunes
-
-// atxHeading reports the level of an ATX heading line, 0 for another line.
-func atxHeading(line string) (int, string) { return markdown.HeadingLevel(line), "" }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"playchat/backend/jatext"
+	"playchat/backend/kb/markdown"
 )
 
 // excerptRunes is the length of an excerpt, in runes, before marks.
@@ -50,7 +51,7 @@ func plainText(md string) string {
 func dropOwnHeading(md string) string {
 	md = strings.TrimLeft(md, "\n")
 	first, rest, _ := strings.Cut(md, "\n")
-	if level, _ := atxHeading(first); level > 0 {
+	if markdown.HeadingLevel(first) > 0 {
 		return rest
 	}
 	// A setext heading: its text, then a line of = or -.

@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"playchat/backend/kb/markdown"
 )
 
 func envInt(name string, def int) int {
@@ -53,7 +55,7 @@ func sourceSections(t testing.TB, corpus string) (names []string, docs [][]strin
 			if strings.HasPrefix(trim, "```") {
 				fence = !fence
 			}
-			if lv, _ := atxHeading(strings.TrimRight(line, "\n")); !fence && lv > 0 && lv <= 3 && cur.Len() > 0 {
+			if lv := markdown.HeadingLevel(strings.TrimRight(line, "\n")); !fence && lv > 0 && lv <= 3 && cur.Len() > 0 {
 				secs = append(secs, cur.String())
 				cur.Reset()
 			}

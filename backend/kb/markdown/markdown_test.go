@@ -282,3 +282,37 @@ func corpusDir(t testing.TB) string {
 	t.Skip("../shared/corpus not found above " + wd + " (set PLAYCHAT_KB_CORPUS): corpus tests skipped")
 	return ""
 }
+
+// FuzzParse checks that no input makes Parse fail or panic, and that every
+// chunk is non-empty, trimmed and within MaxChunkRunes. `go test` runs the
+// seeds; `go test -fuzz FuzzParse` explores further.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"", "---\n", "---\n---\n", "---\ntitle: [\n---\n", "````\n```\n````\n# h\n",
+		"<!--", "# a\n<!-- b", "`<!--` x -->", "a\n===\n- # b\n  ## c\n> ### d\n",
+		"\ufeff# BOM\n\r\n本文\r\n", "<div>\n<!-- x -->\n</div>\n", "#\n##\n###   \n",
+		"\xff\xfe# 壊れた", "* <!--\n  x\n  -->\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		d, err := Parse("f.md", raw)
+		if err != nil {
+			if !errors.Is(err, ErrNotText) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if d.Title == "" {
+			t.Error("empty title")
+		}
+		for _, c := range d.Chunks {
+			if c.Text == "" || strings.TrimSpace(c.Text) != c.Text {
+				t.Errorf("chunk not trimmed or empty: %q", c.Text)
+			}
+			if n := utf8.RuneCountInString(c.Text); n > MaxChunkRunes {
+				t.Errorf("chunk of %d runes", n)
+			}
+		}
+	})
+}
