@@ -15,6 +15,12 @@
 // Paths in the API are relative to the knowledge base root and
 // slash-separated ("guide/intro.md"). Every path is resolved, symlinks
 // included, through os.Root, and refused when it leaves the root.
+//
+// This package is the service (watcher, reconcile, index, search, browse,
+// import, layer). Its pure parts are packages of their own, with no storage:
+// kb/markdown reads a document (front matter, sections), kb/vector does the
+// vector arithmetic and rank fusion, and backend/jatext analyses Japanese
+// text (also for other searches than this one).
 package kb
 
 import (
