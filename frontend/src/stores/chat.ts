@@ -191,9 +191,10 @@ export const useChatStore = defineStore('chat', () => {
     turns.value = [...turns.value, turn]
     // Work on the reactive proxy from here on.
     const live = turns.value[turns.value.length - 1]
-    // Text that arrives after Stop was pressed is held back (the reply stops
-    // moving at once) and shown only if the stop fails or the history cannot
-    // be read afterwards; the stored partial reply replaces it anyway.
+    // Text that arrives after Stop was pressed is held back, so the reply
+    // stops moving at once; it is shown if the stop fails, and added when the
+    // turn ends (so a live copy that stays, because the history cannot be
+    // read, is complete; normally the stored partial reply replaces it).
     let held = ''
     const batcher = createFrameBatcher<string>((parts) => {
       const text = parts.join('')
