@@ -124,9 +124,11 @@ func (s *SessionService) ExportToFile(id string) (string, error) {
 	return path, atomicfile.Write(path, data, 0o600)
 }
 
-// ImportFromFile asks for a session file and imports it as a new session.
-// A zero result (empty session id) means the user cancelled. A broken file
-// is reported and nothing is written.
+// ImportFromFile asks for a file and imports it: a playchat session file as
+// a new session, or ChatGPT's or Claude's conversations.json as one session
+// per conversation (the format is sniffed). A zero result (empty session id)
+// means the user cancelled. A broken file is reported and nothing is
+// written.
 func (s *SessionService) ImportFromFile() (ImportResult, error) {
 	c, err := s.app.backend()
 	if err != nil {
@@ -141,9 +143,11 @@ func (s *SessionService) ImportFromFile() (ImportResult, error) {
 		return ImportResult{}, err
 	}
 	defer f.Close()
-	res, err := session.ImportReader(context.Background(), c.DB, f)
+	res, err := session.ImportAny(context.Background(), c.DB, f, session.FromAuto)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	return ImportResult{Session: toSession(res.Session), Messages: res.Messages, Memories: res.Memories}, nil
+	return ImportResult{Session: toSession(res.Session), Messages: res.Messages, Memories: res.Memories,
+		Format: res.Format, Sessions: res.Sessions, Placeholders: res.Placeholders, Skipped: res.Skipped,
+		SkippedConversations: res.SkippedConversations, Branches: res.Branches}, nil
 }

@@ -232,9 +232,24 @@ type AppInfo struct {
 	UILanguage string `json:"uiLanguage"`
 }
 
-// ImportResult reports a session import.
+// ImportResult reports a session import: a playchat session file (Format
+// "native", one session) or ChatGPT's or Claude's conversations.json
+// (Format "chatgpt" or "claude", one session per conversation; Session is the
+// first). The counts are session.Report's.
 type ImportResult struct {
 	Session  Session `json:"session"`
 	Messages int     `json:"messages"`
 	Memories int     `json:"memories"`
+	// Format is "native", "chatgpt" or "claude".
+	Format   string `json:"format"`
+	Sessions int    `json:"sessions"`
+	// Placeholders counts "[image omitted]"-style markers standing in for
+	// images, attachments and tool traces.
+	Placeholders int `json:"placeholders"`
+	// Skipped counts system, hidden and empty messages not imported;
+	// SkippedConversations the conversations left with no message.
+	Skipped              int `json:"skipped"`
+	SkippedConversations int `json:"skippedConversations"`
+	// Branches counts ChatGPT branches (edits, regenerations) not imported.
+	Branches int `json:"branches"`
 }

@@ -16,6 +16,8 @@ vi.mock('@/api/sessions', () => ({
 }))
 const api = vi.mocked(await import('@/api/sessions'))
 
+/** The counts of an import of a playchat session file (one session). */
+const nativeCounts = { format: 'native', sessions: 1, placeholders: 0, skipped: 0, skippedConversations: 0, branches: 0 }
 const s = (id: string, updatedAt: string, extra: Partial<Session> = {}): Session => ({
   id, title: 'Chat ' + id, model: '', createdAt: '2025-01-01T00:00:00Z', updatedAt, ...extra,
 })
@@ -95,7 +97,7 @@ describe('sessions store', () => {
     expect(store.sessions).toHaveLength(0)
 
     api.importFromFile.mockResolvedValueOnce({
-      session: s('imp', '2025-01-05T00:00:00Z'), messages: 4, memories: 1,
+      session: s('imp', '2025-01-05T00:00:00Z'), messages: 4, memories: 1, ...nativeCounts,
     })
     const res = await store.importFromFile()
     expect(res?.messages).toBe(4)
@@ -158,7 +160,7 @@ describe('sessions store: refreshing the list', () => {
     await store.remove('b')
     await vi.advanceTimersByTimeAsync(REFRESH_DEBOUNCE_MS)
     expect(api.list).toHaveBeenCalledTimes(2)
-    api.importFromFile.mockResolvedValueOnce({ session: s('imp', '2025-01-05T00:00:00Z'), messages: 1, memories: 0 })
+    api.importFromFile.mockResolvedValueOnce({ session: s('imp', '2025-01-05T00:00:00Z'), messages: 1, memories: 0, ...nativeCounts })
     api.list.mockResolvedValue([s('a', '2025-01-01T00:00:00Z'), s('imp', '2025-01-05T00:00:00Z')])
     await store.importFromFile()
     await vi.advanceTimersByTimeAsync(REFRESH_DEBOUNCE_MS)

@@ -42,6 +42,12 @@ export namespace app {
 	    session: Session;
 	    messages: number;
 	    memories: number;
+	    format: string;
+	    sessions: number;
+	    placeholders: number;
+	    skipped: number;
+	    skippedConversations: number;
+	    branches: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportResult(source);
@@ -52,6 +58,12 @@ export namespace app {
 	        this.session = this.convertValues(source["session"], Session);
 	        this.messages = source["messages"];
 	        this.memories = source["memories"];
+	        this.format = source["format"];
+	        this.sessions = source["sessions"];
+	        this.placeholders = source["placeholders"];
+	        this.skipped = source["skipped"];
+	        this.skippedConversations = source["skippedConversations"];
+	        this.branches = source["branches"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
