@@ -275,3 +275,34 @@ func TestParseAnyRefusesAnUnknownFormatAndReadsNativeFiles(t *testing.T) {
 		t.Errorf("a ChatGPT file read as native: %v", err)
 	}
 }
+
+func TestChatGPTQuirksOneObjectABOMAVoiceTranscriptAndAParentLoop(t *testing.T) {
+	// One conversation exported alone, after a byte-order mark; the user
+	// spoke (a transcript part next to the audio); the tree's parents form a
+	// loop, which must not hang the import.
+	data := "\ufeff" + `{"title":"voice","create_time":1714550400,"current_node":"b","mapping":{
+		"a":{"id":"a","parent":"b","children":["b"],"message":{"author":{"role":"user"},"create_time":1714550401,
+			"content":{"content_type":"multimodal_text","parts":[
+				{"content_type":"audio_transcription","text":"こんにちは"},
+				{"content_type":"audio_asset_pointer","asset_pointer":"sediment://x"}]}}},
+		"b":{"id":"b","parent":"a","children":["a"],"message":{"author":{"role":"assistant"},"create_time":1714550402,
+			"content":{"content_type":"text","parts":["やあ"]},"metadata":{"model_slug":"gpt-4o"}}}}}`
+	p, err := ParseAny(strings.NewReader(data), FromAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Format != FromChatGPT || len(p.Batch.Conversations) != 1 {
+		t.Fatalf("parsed = %+v", p)
+	}
+	c := p.Batch.Conversations[0]
+	var got []string
+	for _, m := range c.Messages {
+		got = append(got, m.Role+": "+m.Content)
+	}
+	if strings.Join(got, "|") != "user: こんにちは\n\n[audio omitted]|assistant: やあ" || p.Batch.Placeholders != 1 {
+		t.Errorf("messages = %q, placeholders %d", got, p.Batch.Placeholders)
+	}
+	if !c.UpdatedAt.Equal(time.Unix(1714550402, 0)) {
+		t.Errorf("a missing update_time is the last message's: %v", c.UpdatedAt)
+	}
+}
