@@ -65,7 +65,6 @@ func runWindow() (err error) {
 			}
 		}
 	}()
-	app.TuneWebView()
 	a := app.New(core.Options{Environ: os.Environ()})
 	return wails.Run(&options.App{
 		Title:            "playchat",
