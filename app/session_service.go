@@ -134,7 +134,7 @@ func (s *SessionService) ImportFromFile() (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, err
 	}
-	path, err := s.app.plat().OpenFile("Import session")
+	path, err := s.app.plat().OpenFile("Import a session, or ChatGPT/Claude conversations.json")
 	if err != nil || path == "" {
 		return ImportResult{}, err
 	}

@@ -111,15 +111,16 @@ func Sniff(data []byte) (string, error) {
 			return "", &ValidationError{[]string{"not a session file: " + jsonProblem(err)}}
 		}
 	case len(data) > 0 && data[0] == '[':
-		var list []json.RawMessage
-		if err := json.Unmarshal(data, &list); err != nil {
+		// Only the first conversation is read: the parser reads the rest.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if _, err := dec.Token(); err != nil {
 			return "", &ValidationError{[]string{"not a conversations file: " + jsonProblem(err)}}
 		}
-		if len(list) == 0 {
+		if !dec.More() {
 			return "", &ValidationError{[]string{"the file is an empty list: there are no conversations to import"}}
 		}
-		if err := json.Unmarshal(list[0], &keys); err != nil {
-			return "", &ValidationError{[]string{"the list does not hold conversations (objects)"}}
+		if err := dec.Decode(&keys); err != nil {
+			return "", &ValidationError{[]string{"not a list of conversations: " + jsonProblem(err)}}
 		}
 	default:
 		return "", &ValidationError{[]string{"not a session file: it is not JSON"}}

@@ -262,6 +262,8 @@ func gptText(m *gptMessage) (string, int) {
 		return mark("code output omitted"), ph
 	case "tether_browsing_display", "tether_quote":
 		return mark("browsing result omitted"), ph
+	case "thoughts", "reasoning_recap":
+		return mark("reasoning omitted"), ph
 	}
 	return mark(placeholderName(c.ContentType) + " omitted"), ph
 }
