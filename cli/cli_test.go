@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"playchat/backend/llm/llmtest"
+	"playchat/backend/session"
 )
 
 type run struct {
@@ -85,7 +86,7 @@ func TestAskJSONStreamsTheSameEventsAsTheWindow(t *testing.T) {
 
 	// sessions list shows it.
 	r = runCLI(t, env, "", "sessions", "list", "--json")
-	var rows []sessionRow
+	var rows []session.Summary
 	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || len(rows) != 1 || rows[0].ID != sid || rows[0].Title != "こんにちは" {
 		t.Fatalf("list = %s (%v)", r.stdout, err)
 	}
@@ -155,7 +156,7 @@ func TestSessionsExportImportRoundTripAndBrokenFiles(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, `role "robot"`) {
 		t.Fatalf("broken import: %+v", r)
 	}
-	var rows []sessionRow
+	var rows []session.Summary
 	json.Unmarshal([]byte(runCLI(t, env, "", "sessions", "list", "--json").stdout), &rows)
 	if len(rows) != 2 {
 		t.Fatalf("sessions after broken import = %d, want 2", len(rows))

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"text/tabwriter"
-	"time"
 
 	"playchat/backend/atomicfile"
 	"playchat/backend/session"
@@ -32,14 +31,6 @@ func sessions(ctx context.Context, args []string, env Env) error {
 	return usageError{fmt.Sprintf("unknown sessions subcommand %q", args[0])}
 }
 
-type sessionRow struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Model     string    `json:"model"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
 func sessionsList(ctx context.Context, args []string, env Env) error {
 	fs := flag.NewFlagSet("sessions list", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -56,9 +47,9 @@ func sessionsList(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	rows := make([]sessionRow, len(ss))
+	rows := make([]session.Summary, len(ss))
 	for i, s := range ss {
-		rows[i] = sessionRow{s.ID, s.Title, s.Model, s.CreatedAt.UTC(), s.UpdatedAt.UTC()}
+		rows[i] = session.SummaryOf(s)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"playchat/backend/session"
 )
 
 func TestSessionsImportFromChatGPTAndClaudePrintsTheCounts(t *testing.T) {
@@ -27,7 +29,7 @@ func TestSessionsImportFromChatGPTAndClaudePrintsTheCounts(t *testing.T) {
 		t.Fatalf("auto import: exit %d, stderr %s", r.code, r.stderr)
 	}
 	r = runCLI(t, env, "", "sessions", "list", "--json")
-	var rows []sessionRow
+	var rows []session.Summary
 	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil {
 		t.Fatal(err)
 	}

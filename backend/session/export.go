@@ -35,18 +35,9 @@ type Document struct {
 	Format     string       `json:"format"`
 	Version    int          `json:"version"`
 	ExportedAt time.Time    `json:"exportedAt"`
-	Session    DocSession   `json:"session"`
+	Session    Summary      `json:"session"`
 	Memories   []DocMemory  `json:"memories"`
 	Messages   []DocMessage `json:"messages"`
-}
-
-// DocSession is the session part of a Document.
-type DocSession struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Model     string    `json:"model"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // DocMemory is one memory of a Document.
@@ -109,7 +100,7 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 		return Document{}, err
 	}
 	doc := Document{Format: Format, Version: Version, ExportedAt: time.Now().UTC(),
-		Session:  DocSession{ID: s.ID, Title: s.Title, Model: s.Model, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC()},
+		Session:  SummaryOf(s),
 		Memories: make([]DocMemory, 0, len(mems)), Messages: make([]DocMessage, 0, len(msgs))}
 	for _, m := range mems {
 		doc.Memories = append(doc.Memories, DocMemory{ID: m.ID, Summary: m.Summary, MessageCount: m.MessageCount,

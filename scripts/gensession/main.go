@@ -22,7 +22,7 @@ func main() {
 	flag.Parse()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	doc := session.Document{Format: session.Format, Version: session.Version, ExportedAt: t0,
-		Session: session.DocSession{ID: "bench", Title: *title, Model: "openai/gpt-4o-mini", CreatedAt: t0, UpdatedAt: t0}}
+		Session: session.Summary{ID: "bench", Title: *title, Model: "openai/gpt-4o-mini", CreatedAt: t0, UpdatedAt: t0}}
 	for i := 0; i < *n; i++ {
 		role, content := store.RoleUser, fmt.Sprintf("質問 %d: 東京の明日の天気と洗濯指数を教えてください。", i)
 		if i%2 == 1 {
