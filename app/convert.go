@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"playchat/backend/apperr"
+	"playchat/backend/event"
 	"playchat/backend/notes"
+	"playchat/backend/session"
 
 	"playchat/backend/store"
 )
@@ -17,14 +19,12 @@ func ts(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-func toSession(s store.Session) Session {
-	return Session{ID: s.ID, Title: s.Title, Model: s.Model, CreatedAt: ts(s.CreatedAt), UpdatedAt: ts(s.UpdatedAt)}
-}
+func toSession(s store.Session) Session { return session.SummaryOf(s) }
 
 func toMessage(m store.Message) Message {
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
 		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
-		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []ToolActivity{}}
+		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}}
 	if m.ToolActivity != "" {
 		// Written by the turn from event.ToolActivity; an unreadable value
 		// only hides the activity list.

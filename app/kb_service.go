@@ -9,34 +9,6 @@ import (
 	"playchat/backend/kb"
 )
 
-// KBStatus is the knowledge-base index's state for the browser.
-type KBStatus struct {
-	Root    string `json:"root"`
-	Indexed int    `json:"indexed"`
-	Pending int    `json:"pending"`
-	// Failed lists documents that could not be read or parsed.
-	Failed        []KBFailed `json:"failed"`
-	LastIndexedAt string     `json:"lastIndexedAt"` // "" when never
-	Indexing      bool       `json:"indexing"`
-	// Done and Total count the running pass's files (0 when none runs).
-	Done             int    `json:"done"`
-	Total            int    `json:"total"`
-	Watching         bool   `json:"watching"`
-	WatchError       string `json:"watchError"`
-	EmbeddingModel   string `json:"embeddingModel"`
-	Embedded         int    `json:"embedded"`
-	EmbeddingPending int    `json:"embeddingPending"`
-	EmbeddingError   string `json:"embeddingError"`
-}
-
-// KBFailed is a document that could not be indexed.
-type KBFailed struct {
-	Path  string `json:"path"`
-	Error string `json:"error"`
-	// ErrorInfo is Error with its code and params; nil when it has no code.
-	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
-}
-
 // KBNode is one folder or document. Children holds one level only (folders
 // first, then documents); a folder's own children are fetched with Tree
 // when it is opened, so a 45,000-document tree never crosses at once.
@@ -48,7 +20,7 @@ type KBNode struct {
 	Size  int64  `json:"size"`
 	Error string `json:"error"`
 	// ErrorInfo is Error with its code and params; nil when it has no code.
-	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty"`
 	// Count is the number of documents in a folder, at any depth.
 	Count    int      `json:"count"`
 	Children []KBNode `json:"children"`
@@ -78,24 +50,22 @@ type KBHit struct {
 // assistant learns from the web.
 type KBService struct{ app *App }
 
-// Status reports the index: counts, failures, progress, watcher state.
-func (s *KBService) Status() (KBStatus, error) {
+// Status reports the index: counts, failures, progress, watcher state. It
+// is kb.Status bound as it is (Failed is never nil; LastIndexedAt is the
+// zero time, "0001-01-01T00:00:00Z", when the index never changed).
+func (s *KBService) Status() (kb.Status, error) {
 	c, err := s.app.backend()
 	if err != nil {
-		return KBStatus{}, err
+		return kb.Status{}, err
 	}
 	st, err := c.KB.Status(context.Background())
 	if err != nil {
-		return KBStatus{}, err
+		return kb.Status{}, err
 	}
-	out := KBStatus{Root: st.Root, Indexed: st.Indexed, Pending: st.Pending, LastIndexedAt: ts(st.LastIndexedAt),
-		Indexing: st.Indexing, Done: st.Progress.Done, Total: st.Progress.Total, Watching: st.Watching,
-		WatchError: st.WatchError, EmbeddingModel: st.EmbeddingModel, Embedded: st.Embedded,
-		EmbeddingPending: st.EmbeddingPending, EmbeddingError: st.EmbeddingError, Failed: []KBFailed{}}
-	for _, f := range st.Failed {
-		out.Failed = append(out.Failed, KBFailed{Path: f.Path, Error: f.Error, ErrorInfo: f.ErrorInfo})
+	if st.Failed == nil {
+		st.Failed = []kb.FailedDoc{}
 	}
-	return out, nil
+	return st, nil
 }
 
 // Tree returns the folder at dir ("" = the root) with its direct entries.

@@ -4,16 +4,16 @@ package app
 // TypeScript classes in frontend/wailsjs/go/models.ts. Times are RFC 3339
 // strings in UTC; the frontend shows them in the user's zone.
 
-import "playchat/backend/apperr"
+import (
+	"playchat/backend/apperr"
+	"playchat/backend/event"
+	"playchat/backend/session"
+)
 
-// Session is one chat session in the list.
-type Session struct {
-	ID        string `json:"id"`
-	Title     string `json:"title"`
-	Model     string `json:"model"`
-	CreatedAt string `json:"createdAt"`
-	UpdatedAt string `json:"updatedAt"`
-}
+// Session is one chat session in the list: session.Summary itself, the row
+// shape the export document and the CLI share (an alias, not a copy; the
+// generated TypeScript names it session.Summary).
+type Session = session.Summary
 
 // Message is one stored chat message. Archived messages were summarised into
 // a long-term memory; they stay visible in the history but no longer go to
@@ -29,7 +29,7 @@ type Message struct {
 	// ErrorInfo is Error with its code and params ({code, params,
 	// message}), for the window to word it; nil for replies stored before
 	// codes existed and for errors without a code.
-	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty"`
 	Model     string       `json:"model"`
 	CreatedAt string       `json:"createdAt"`
 	Archived  bool         `json:"archived"`
@@ -37,21 +37,8 @@ type Message struct {
 	// neither it nor its summary goes to the model any more.
 	Forgotten bool `json:"forgotten"`
 	// Tools is the reply's tool activity as the activity list showed it.
-	Tools []ToolActivity `json:"tools"`
-}
-
-// ToolActivity is one tool call of a reply: the "tool" turn event's value,
-// merged by ID. Status is "running", "done" or "error".
-type ToolActivity struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Label  string `json:"label"`
-	Detail string `json:"detail"`
-	Status string `json:"status"`
-	Result string `json:"result"`
-	// Error says why a call failed ({code, params, message}); nil unless
-	// Status is "error" (and in activity stored before codes existed).
-	Error *apperr.Info `json:"error,omitempty" ts_type:"any"`
+	// It is the "tool" turn event's value merged by ID (bound directly).
+	Tools []event.ToolActivity `json:"tools"`
 }
 
 // NotePage is one page of the shared notes. Section "" means ungrouped.
@@ -119,7 +106,7 @@ type LogEntry struct {
 	Model     string `json:"model"`
 	Error     string `json:"error"`
 	// ErrorInfo is Error with its code and params; nil when it has no code.
-	ErrorInfo *apperr.Info `json:"errorInfo,omitempty" ts_type:"any"`
+	ErrorInfo *apperr.Info `json:"errorInfo,omitempty"`
 	LatencyMS int64        `json:"latencyMs"`
 	CreatedAt string       `json:"createdAt"`
 	// Preview is the first 120 characters of the response.

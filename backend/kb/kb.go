@@ -122,7 +122,9 @@ type Status struct {
 	// Failed lists documents that could not be read or parsed.
 	Failed []FailedDoc `json:"failed"`
 	// LastIndexedAt is when the index last changed (zero when never), UTC.
-	LastIndexedAt time.Time `json:"lastIndexedAt"`
+	// The window gets it as an RFC 3339 string (ts_type for the generated
+	// TypeScript; the zero time is "0001-01-01T00:00:00Z").
+	LastIndexedAt time.Time `json:"lastIndexedAt" ts_type:"string"`
 	// Indexing is true while a pass or queued work is running.
 	Indexing bool `json:"indexing"`
 	// Progress counts the current pass's files (done of total); both are 0

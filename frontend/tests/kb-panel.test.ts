@@ -26,7 +26,7 @@ const hit = (over: Partial<KBHit> = {}): KBHit => ({
 })
 const status = (over: Partial<KBStatus> = {}): KBStatus => ({
   root: '/home/u/.playchat/knowledge_base', indexed: 1, pending: 0, failed: [], lastIndexedAt: '',
-  indexing: false, done: 0, total: 0, watching: true, watchError: '', embeddingModel: '', embedded: 0,
+  indexing: false, progress: { done: 0, total: 0 }, watching: true, watchError: '', embeddingModel: '', embedded: 0,
   embeddingPending: 0, embeddingError: '', ...over,
 })
 const node = (path: string, dir = false, extra: Partial<KBNode> = {}): KBNode => ({
@@ -254,7 +254,7 @@ describe('KBPanel', () => {
   })
 
   it('shows the progress bar while indexing and reindexes after a confirmation', async () => {
-    api.status.mockResolvedValue(status({ indexing: true, done: 450, total: 1000, indexed: 450, failed: [{
+    api.status.mockResolvedValue(status({ indexing: true, progress: { done: 450, total: 1000 }, indexed: 450, failed: [{
       path: 'bad.md', error: 'larger than 10 MiB', errorInfo: { code: 'kb.fileTooLarge', params: { maxMiB: 10 }, message: 'larger than 10 MiB' },
     }] }))
     const w = await mountPanel()

@@ -16,7 +16,7 @@ const api = vi.mocked(await import('@/api/kb'))
 
 const status = (over: Partial<KBStatus> = {}): KBStatus => ({
   root: '/data/knowledge_base', indexed: 3, pending: 0, failed: [], lastIndexedAt: '2025-01-01T00:00:00Z',
-  indexing: false, done: 0, total: 0, watching: true, watchError: '', embeddingModel: '', embedded: 0,
+  indexing: false, progress: { done: 0, total: 0 }, watching: true, watchError: '', embeddingModel: '', embedded: 0,
   embeddingPending: 0, embeddingError: '', ...over,
 })
 const dir = (path: string, count = 1): KBNode => ({
@@ -63,7 +63,7 @@ describe('knowledge store: status polling', () => {
 
     await tick(4999)
     expect(api.status).toHaveBeenCalledTimes(1)
-    api.status.mockResolvedValue(status({ indexing: true, done: 10, total: 100 }))
+    api.status.mockResolvedValue(status({ indexing: true, progress: { done: 10, total: 100 } }))
     await tick(1)
     expect(api.status).toHaveBeenCalledTimes(2)
     expect(kb.status?.indexing).toBe(true)

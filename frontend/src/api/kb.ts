@@ -17,6 +17,14 @@ function node(n: Partial<KBNode> | null | undefined): KBNode {
   }
 }
 
+/**
+ * When the index last changed, or "" when never: Go sends its zero time
+ * ("0001-01-01T00:00:00Z") for an index that never changed.
+ */
+export function indexedAt(t: string | null | undefined): string {
+  return !t || t.startsWith('0001-01-01') ? '' : t
+}
+
 /** The index's counts, failures, progress, watcher and embedding state. */
 export async function status(): Promise<KBStatus> {
   const s = await call(() => KBService.Status())
@@ -25,10 +33,9 @@ export async function status(): Promise<KBStatus> {
     indexed: s?.indexed ?? 0,
     pending: s?.pending ?? 0,
     failed: s?.failed ?? [],
-    lastIndexedAt: s?.lastIndexedAt ?? '',
+    lastIndexedAt: indexedAt(s?.lastIndexedAt),
     indexing: !!s?.indexing,
-    done: s?.done ?? 0,
-    total: s?.total ?? 0,
+    progress: { done: s?.progress?.done ?? 0, total: s?.progress?.total ?? 0 },
     watching: !!s?.watching,
     watchError: s?.watchError ?? '',
     embeddingModel: s?.embeddingModel ?? '',

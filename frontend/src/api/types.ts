@@ -1,16 +1,17 @@
 // Plain data types for the app, derived from the generated Wails models so a
 // change on the Go side shows up here as a type error. The generated classes
 // with a convertValues helper are reduced to their data fields.
-import type { app } from '../../wailsjs/go/models'
+import type { app, event, kb, session } from '../../wailsjs/go/models'
 import type { ErrorInfo } from './errors'
 
 type Data<T> = Omit<T, 'convertValues'>
 
-export type Session = app.Session
+/** One session in the list (Go's session.Summary, bound directly). */
+export type Session = session.Summary
 export type NotePage = app.NotePage
 export type Memory = app.Memory
-export type LogEntry = app.LogEntry
-export type LogDetail = app.LogDetail
+export type LogEntry = Data<app.LogEntry>
+export type LogDetail = Data<app.LogDetail>
 /** Token usage of one chat's logged calls (LogPage.usage). */
 export type LogUsage = app.LogUsage
 /** The state of a chat's background summaries (MemoryService.Status). */
@@ -18,7 +19,8 @@ export type MemoryStatus = app.MemoryStatus
 export type ModelPreset = app.ModelPreset
 export type SettingField = app.SettingField
 export type AppInfo = app.AppInfo
-export type KBFailed = app.KBFailed
+/** A document that could not be indexed (Go's kb.FailedDoc). */
+export type KBFailed = Data<kb.FailedDoc>
 export type KBDoc = app.KBDoc
 export type KBHit = app.KBHit
 
@@ -35,8 +37,13 @@ export interface ModelOptions extends Omit<Data<app.ModelOptions>, 'presets'> {
 export interface SettingsView extends Omit<Data<app.SettingsView>, 'fields'> {
   fields: SettingField[]
 }
-/** The knowledge-base index's state (see KBService.Status). */
-export interface KBStatus extends Omit<Data<app.KBStatus>, 'failed'> {
+/**
+ * The knowledge-base index's state: Go's kb.Status, bound directly
+ * (KBService.Status). `progress` counts the running pass's files;
+ * `lastIndexedAt` is "" when the index never changed (api/kb.ts maps Go's
+ * zero time to "").
+ */
+export interface KBStatus extends Omit<Data<kb.Status>, 'failed'> {
   failed: KBFailed[]
 }
 /**
@@ -74,17 +81,12 @@ export interface SendInput {
   notePageIds?: number[]
 }
 
-/** The value of a `tool` event: a start, then an end with the same id. */
-export interface ToolActivity {
-  id: string
-  name?: string
-  label?: string
-  detail?: string
-  status: 'running' | 'done' | 'error' | string
-  result?: string
-  /** Why a call failed (a tool.* code, or the tool's own); absent unless status is 'error'. */
-  error?: ErrorInfo
-}
+/**
+ * The value of a `tool` event: a start, then an end with the same id. It is
+ * Go's event.ToolActivity, bound directly; `status` is 'running', 'done' or
+ * 'error', and `error` (absent unless 'error') says why a call failed.
+ */
+export type ToolActivity = Data<event.ToolActivity>
 
 /** One cited page, an element of a `sources` event. */
 export interface Source {

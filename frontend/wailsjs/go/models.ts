@@ -18,28 +18,8 @@ export namespace app {
 	        this.uiLanguage = source["uiLanguage"];
 	    }
 	}
-	export class Session {
-	    id: string;
-	    title: string;
-	    model: string;
-	    createdAt: string;
-	    updatedAt: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Session(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.title = source["title"];
-	        this.model = source["model"];
-	        this.createdAt = source["createdAt"];
-	        this.updatedAt = source["updatedAt"];
-	    }
-	}
 	export class ImportResult {
-	    session: Session;
+	    session: session.Summary;
 	    messages: number;
 	    memories: number;
 	    format: string;
@@ -55,7 +35,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session = this.convertValues(source["session"], Session);
+	        this.session = this.convertValues(source["session"], session.Summary);
 	        this.messages = source["messages"];
 	        this.memories = source["memories"];
 	        this.format = source["format"];
@@ -104,22 +84,6 @@ export namespace app {
 	        this.modTime = source["modTime"];
 	    }
 	}
-	export class KBFailed {
-	    path: string;
-	    error: string;
-	    errorInfo?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new KBFailed(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.path = source["path"];
-	        this.error = source["error"];
-	        this.errorInfo = source["errorInfo"];
-	    }
-	}
 	export class KBHit {
 	    rank: number;
 	    path: string;
@@ -149,7 +113,7 @@ export namespace app {
 	    title: string;
 	    size: number;
 	    error: string;
-	    errorInfo?: any;
+	    errorInfo?: apperr.Info;
 	    count: number;
 	    children: KBNode[];
 	
@@ -165,65 +129,9 @@ export namespace app {
 	        this.title = source["title"];
 	        this.size = source["size"];
 	        this.error = source["error"];
-	        this.errorInfo = source["errorInfo"];
+	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
 	        this.count = source["count"];
 	        this.children = this.convertValues(source["children"], KBNode);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class KBStatus {
-	    root: string;
-	    indexed: number;
-	    pending: number;
-	    failed: KBFailed[];
-	    lastIndexedAt: string;
-	    indexing: boolean;
-	    done: number;
-	    total: number;
-	    watching: boolean;
-	    watchError: string;
-	    embeddingModel: string;
-	    embedded: number;
-	    embeddingPending: number;
-	    embeddingError: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new KBStatus(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.root = source["root"];
-	        this.indexed = source["indexed"];
-	        this.pending = source["pending"];
-	        this.failed = this.convertValues(source["failed"], KBFailed);
-	        this.lastIndexedAt = source["lastIndexedAt"];
-	        this.indexing = source["indexing"];
-	        this.done = source["done"];
-	        this.total = source["total"];
-	        this.watching = source["watching"];
-	        this.watchError = source["watchError"];
-	        this.embeddingModel = source["embeddingModel"];
-	        this.embedded = source["embedded"];
-	        this.embeddingPending = source["embeddingPending"];
-	        this.embeddingError = source["embeddingError"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -249,7 +157,7 @@ export namespace app {
 	    sessionId: string;
 	    model: string;
 	    error: string;
-	    errorInfo?: any;
+	    errorInfo?: apperr.Info;
 	    latencyMs: number;
 	    createdAt: string;
 	    preview: string;
@@ -268,7 +176,7 @@ export namespace app {
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
 	        this.error = source["error"];
-	        this.errorInfo = source["errorInfo"];
+	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
 	        this.latencyMs = source["latencyMs"];
 	        this.createdAt = source["createdAt"];
 	        this.preview = source["preview"];
@@ -277,13 +185,31 @@ export namespace app {
 	        this.requestJson = source["requestJson"];
 	        this.responseText = source["responseText"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class LogEntry {
 	    id: number;
 	    sessionId: string;
 	    model: string;
 	    error: string;
-	    errorInfo?: any;
+	    errorInfo?: apperr.Info;
 	    latencyMs: number;
 	    createdAt: string;
 	    preview: string;
@@ -300,28 +226,12 @@ export namespace app {
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
 	        this.error = source["error"];
-	        this.errorInfo = source["errorInfo"];
+	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
 	        this.latencyMs = source["latencyMs"];
 	        this.createdAt = source["createdAt"];
 	        this.preview = source["preview"];
 	        this.promptTokens = source["promptTokens"];
 	        this.completionTokens = source["completionTokens"];
-	    }
-	}
-	export class LogPage {
-	    entries: LogEntry[];
-	    total: number;
-	    usage: LogUsage[];
-	
-	    static createFrom(source: any = {}) {
-	        return new LogPage(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.entries = this.convertValues(source["entries"], LogEntry);
-	        this.total = source["total"];
-	        this.usage = this.convertValues(source["usage"], LogUsage);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -362,6 +272,41 @@ export namespace app {
 	        this.completionTokens = source["completionTokens"];
 	    }
 	}
+	export class LogPage {
+	    entries: LogEntry[];
+	    total: number;
+	    usage: LogUsage[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LogPage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = this.convertValues(source["entries"], LogEntry);
+	        this.total = source["total"];
+	        this.usage = this.convertValues(source["usage"], LogUsage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Memory {
 	    id: number;
 	    sessionId: string;
@@ -400,30 +345,6 @@ export namespace app {
 	        this.nextAttempt = source["nextAttempt"];
 	    }
 	}
-	export class ToolActivity {
-	    id: string;
-	    name: string;
-	    label: string;
-	    detail: string;
-	    status: string;
-	    result: string;
-	    error?: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new ToolActivity(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.label = source["label"];
-	        this.detail = source["detail"];
-	        this.status = source["status"];
-	        this.result = source["result"];
-	        this.error = source["error"];
-	    }
-	}
 	export class Message {
 	    id: number;
 	    sessionId: string;
@@ -431,12 +352,12 @@ export namespace app {
 	    content: string;
 	    status: string;
 	    error: string;
-	    errorInfo?: any;
+	    errorInfo?: apperr.Info;
 	    model: string;
 	    createdAt: string;
 	    archived: boolean;
 	    forgotten: boolean;
-	    tools: ToolActivity[];
+	    tools: event.ToolActivity[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -450,12 +371,12 @@ export namespace app {
 	        this.content = source["content"];
 	        this.status = source["status"];
 	        this.error = source["error"];
-	        this.errorInfo = source["errorInfo"];
+	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
 	        this.model = source["model"];
 	        this.createdAt = source["createdAt"];
 	        this.archived = source["archived"];
 	        this.forgotten = source["forgotten"];
-	        this.tools = this.convertValues(source["tools"], ToolActivity);
+	        this.tools = this.convertValues(source["tools"], event.ToolActivity);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -605,7 +526,6 @@ export namespace app {
 	        this.notePageIds = source["notePageIds"];
 	    }
 	}
-	
 	export class SettingField {
 	    key: string;
 	    value: string;
@@ -688,7 +608,6 @@ export namespace app {
 		    return a;
 		}
 	}
-	
 	export class TurnStart {
 	    turnId: string;
 	    sessionId: string;
@@ -724,6 +643,206 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace apperr {
+	
+	export class Info {
+	    code: string;
+	    params?: Record<string, any>;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Info(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.params = source["params"];
+	        this.message = source["message"];
+	    }
+	}
+
+}
+
+export namespace event {
+	
+	export class ToolActivity {
+	    id: string;
+	    name?: string;
+	    label?: string;
+	    detail?: string;
+	    status: string;
+	    result?: string;
+	    error?: apperr.Info;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolActivity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.detail = source["detail"];
+	        this.status = source["status"];
+	        this.result = source["result"];
+	        this.error = this.convertValues(source["error"], apperr.Info);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace kb {
+	
+	export class FailedDoc {
+	    path: string;
+	    error: string;
+	    errorInfo?: apperr.Info;
+	
+	    static createFrom(source: any = {}) {
+	        return new FailedDoc(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.error = source["error"];
+	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Progress {
+	    done: number;
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Progress(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.done = source["done"];
+	        this.total = source["total"];
+	    }
+	}
+	export class Status {
+	    root: string;
+	    indexed: number;
+	    pending: number;
+	    failed: FailedDoc[];
+	    lastIndexedAt: string;
+	    indexing: boolean;
+	    progress: Progress;
+	    watching: boolean;
+	    watchError: string;
+	    embeddingModel: string;
+	    embedded: number;
+	    embeddingPending: number;
+	    embeddingError: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.root = source["root"];
+	        this.indexed = source["indexed"];
+	        this.pending = source["pending"];
+	        this.failed = this.convertValues(source["failed"], FailedDoc);
+	        this.lastIndexedAt = source["lastIndexedAt"];
+	        this.indexing = source["indexing"];
+	        this.progress = this.convertValues(source["progress"], Progress);
+	        this.watching = source["watching"];
+	        this.watchError = source["watchError"];
+	        this.embeddingModel = source["embeddingModel"];
+	        this.embedded = source["embedded"];
+	        this.embeddingPending = source["embeddingPending"];
+	        this.embeddingError = source["embeddingError"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace session {
+	
+	export class Summary {
+	    id: string;
+	    title: string;
+	    model: string;
+	    createdAt: string;
+	    updatedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.model = source["model"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	    }
 	}
 
 }
