@@ -1,3 +1,4 @@
+import type { apperr } from '../../wailsjs/go/models'
 import { ERROR_CODES } from './errorCodes'
 
 // The Go side describes an error as {code, params, message} (backend/apperr).
@@ -7,15 +8,14 @@ import { ERROR_CODES } from './errorCodes'
 // a turn's `error` event carries the object itself. Everything above the
 // adapters sees real Error objects: an AppError when the error has a code.
 
-/** An error as the backend describes it (Go's apperr.Info). */
-export interface ErrorInfo {
-  /** What went wrong (see api/errorCodes.ts); "" when the error has no code. */
-  code: string
-  /** The values the code's message names; nested errors are ErrorInfo too. */
-  params?: Record<string, unknown>
-  /** The whole English text, kept for tooltips and bug reports. */
-  message: string
-}
+/**
+ * An error as the backend describes it: Go's apperr.Info, bound directly.
+ * `code` says what went wrong (see api/errorCodes.ts; "" when the error has
+ * no code), `params` are the values its message names (nested errors are
+ * ErrorInfo too), `message` is the whole English text, kept for tooltips and
+ * bug reports.
+ */
+export type ErrorInfo = apperr.Info
 
 /** An Error from the backend, with its code and params. */
 export class AppError extends Error {
