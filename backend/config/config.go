@@ -111,6 +111,9 @@ type Config struct {
 	KnowledgeBaseDir      string  // KNOWLEDGE_BASE_DIR resolved: absolute when DataDir is, never ""
 	TavilyKey             string  // TAVILY_API_KEY (secret)
 
+	// Reminders.
+	ReminderMaxAheadDays int // REMINDER_MAX_AHEAD_DAYS, days, 1–3650
+
 	// Other.
 	DiscordBotToken string     // DISCORD_BOT_TOKEN (secret)
 	Debug           bool       // DEBUG
@@ -221,6 +224,8 @@ func (c *Config) set(key, v string) error {
 		c.MaxOutputTokens = atoi()
 	case "TOOL_MAX_ROUNDS":
 		c.ToolMaxRounds = atoi()
+	case "REMINDER_MAX_AHEAD_DAYS":
+		c.ReminderMaxAheadDays = atoi()
 	case "OPENAI_API_KEY":
 		c.OpenAIKey = v
 	case "OPENAI_BASE_URL":

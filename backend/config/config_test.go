@@ -94,6 +94,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		ContextWindowTokens:      0,
 		MaxOutputTokens:          1024,
 		ToolMaxRounds:            3,
+		ReminderMaxAheadDays:     365,
 		OllamaAPIBase:            "http://localhost:11434",
 		LMStudioAPIBase:          "http://localhost:1234/v1",
 		SummarizeThreshold:       20,
@@ -117,7 +118,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 	gui := map[string]string{
 		"DEFAULT_MODEL": "openai/gpt-4o-mini", "SUMMARY_MODEL": "ollama/qwen3:8b",
 		"EMBEDDING_MODEL": "openai/text-embedding-3-small", "CONTEXT_WINDOW_TOKENS": "32000",
-		"MAX_OUTPUT_TOKENS": "900", "TOOL_MAX_ROUNDS": "5",
+		"MAX_OUTPUT_TOKENS": "900", "TOOL_MAX_ROUNDS": "5", "REMINDER_MAX_AHEAD_DAYS": "30",
 		"OPENAI_API_KEY": "sk-openai-0123456789", "OPENAI_BASE_URL": "https://example.test/v1",
 		"ANTHROPIC_API_KEY": "sk-ant-0123456789", "ANTHROPIC_BASE_URL": "https://anthropic.test/v1/",
 		"OLLAMA_API_BASE": "http://127.0.0.1:11435", "LM_STUDIO_API_BASE": "http://127.0.0.1:1235/v1",
@@ -137,7 +138,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 	want := Config{
 		DefaultModel: "openai/gpt-4o-mini", SummaryModel: "ollama/qwen3:8b",
 		EmbeddingModel: "openai/text-embedding-3-small", ContextWindowTokens: 32000,
-		MaxOutputTokens: 900, ToolMaxRounds: 5,
+		MaxOutputTokens: 900, ToolMaxRounds: 5, ReminderMaxAheadDays: 30,
 		OpenAIKey: "sk-openai-0123456789", OpenAIBaseURL: "https://example.test/v1",
 		AnthropicKey: "sk-ant-0123456789", AnthropicBaseURL: "https://anthropic.test/v1/",
 		OllamaAPIBase: "http://127.0.0.1:11435", LMStudioAPIBase: "http://127.0.0.1:1235/v1",
@@ -385,8 +386,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 24 {
-		t.Errorf("Keys has %d entries, want 24", len(keys))
+	if len(keys) != 25 {
+		t.Errorf("Keys has %d entries, want 25", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
