@@ -15,6 +15,7 @@ import (
 
 	"playchat/backend/apperr"
 	"playchat/backend/core"
+	"playchat/backend/reminders"
 )
 
 // Version is the app version shown in the UI; set by main.
@@ -67,6 +68,11 @@ func (a *App) Startup(ctx context.Context) {
 	// folder; turns use what is indexed so far.
 	if err := c.KB.Start(ctx); err != nil {
 		c.Log.Warn("knowledge base watcher", "err", err)
+	}
+	// Reminders fire while the window runs (issue 10; Shutdown's Close
+	// stops them). Until the desktop notifier lands they go to the log.
+	if err := c.StartReminders(ctx, reminders.LogNotifier{Log: c.Log}); err != nil {
+		c.Log.Warn("reminders scheduler", "err", err)
 	}
 }
 

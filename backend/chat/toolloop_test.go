@@ -56,7 +56,7 @@ func TestAPlainTurnWithToolsAttachedIsOneRequest(t *testing.T) {
 	for _, tl := range reqs[0].Tools {
 		names = append(names, tl.Function.Name)
 	}
-	if len(reqs) != 1 || strings.Join(names, ",") != "lookup,read_note,write_note" {
+	if len(reqs) != 1 || strings.Join(names, ",") != "cancel_reminder,create_reminder,list_reminders,lookup,read_note,write_note" {
 		t.Fatalf("requests = %d, tools = %v", len(reqs), names)
 	}
 }

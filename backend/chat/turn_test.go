@@ -113,7 +113,7 @@ func TestATurnStreamsTheReplyAndStoresBothMessages(t *testing.T) {
 	// The next turn of the session carries the first exchange as history.
 	turn(t, c, sid, "二つ目")
 	reqs := srv.ChatRequests()
-	last := reqs[len(reqs)-1].Messages
+	last := withoutClock(reqs[len(reqs)-1].Messages)
 	var roles []string
 	for _, m := range last {
 		roles = append(roles, m.Role)
@@ -175,7 +175,7 @@ func TestTenTurnsMakeOneMemoryAndTheEleventhCarriesIt(t *testing.T) {
 	if !sawSummary {
 		t.Fatal("the 11th request does not carry the summary")
 	}
-	if n := len(last.Messages); n != 1+1+10+1 {
+	if n := len(withoutClock(last.Messages)); n != 1+1+10+1 {
 		t.Fatalf("11th request has %d messages, want base + memory + 10 active + new", n)
 	}
 }
@@ -278,7 +278,7 @@ func TestServerErrorsAndCutStreamsKeepTheUsersMessage(t *testing.T) {
 	}
 	reqs := srv.ChatRequests()
 	var contents []string
-	for _, m := range reqs[len(reqs)-1].Messages[1:] {
+	for _, m := range withoutClock(reqs[len(reqs)-1].Messages)[1:] {
 		contents = append(contents, m.Content)
 	}
 	if got := strings.Join(contents, "|"); got != "壊れたサーバー|切れる|"+rec.text()+"|次" {

@@ -21,6 +21,7 @@ import (
 	"playchat/backend/llm"
 	"playchat/backend/memory"
 	"playchat/backend/notes"
+	"playchat/backend/reminders"
 	"playchat/backend/store"
 	"playchat/backend/tools"
 	knowledgebase "playchat/knowledge_base"
@@ -62,6 +63,12 @@ type Core struct {
 	Notes      *notes.Service
 	KB         *kb.Service
 	Log        *slog.Logger
+
+	// Reminders stores reminders and offers the model their tools; the
+	// window fires them with StartReminders.
+	Reminders *reminders.Service
+	schedMu   sync.Mutex
+	scheduler *reminders.Scheduler
 
 	closeLog func() error
 	unlock   func()
@@ -139,6 +146,11 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		c.Close()
 		return nil, err
 	}
+	c.Reminders = reminders.New(reminders.Options{DB: db, MaxAheadDays: func() int { return c.Config().ReminderMaxAheadDays }})
+	if err := c.Tools.Register(reminders.Tools(c.Reminders)...); err != nil {
+		c.Close()
+		return nil, err
+	}
 	notesSettings := func() notes.Settings { return notes.Settings{ContentLimit: c.Config().SessionNotesContentLimit} }
 	c.KB, err = kb.New(kb.Options{DB: db, Logger: c.Log, Seed: knowledgebase.FS, Embedder: c.LLM,
 		Settings: func() kb.Settings {
@@ -154,7 +166,11 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log, Tools: c.Tools,
 		// Context layers 1–3 in DESIGN.md §5 order; layer 4 (memory) is the
 		// chat service's own.
-		Layers: []layer.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer()},
+		// The clock layer (current local time for reminders) goes last:
+		// it changes every turn, so the layers before it stay a cacheable
+		// prefix.
+		Layers: []layer.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer(),
+			reminders.ClockLayer(c.Reminders)},
 		Pinner: c.Notes,
 		CheckModel: func(model string) error {
 			_, err := llm.ResolveModel(model, providers(c.Config()))
@@ -229,6 +245,7 @@ func (c *Core) SaveSettings(ctx context.Context, set map[string]string, clear []
 
 // Close waits for background summaries, then closes the database and log.
 func (c *Core) Close() error {
+	c.StopReminders()
 	if c.Chat != nil {
 		c.Chat.Shutdown(context.Background())
 	}
@@ -280,6 +297,42 @@ func (c *Core) ReconcileKB(ctx context.Context) {
 	if c.Config().EmbeddingModel != "" {
 		if _, err := c.KB.EmbedPending(ctx); err != nil {
 			c.Log.Warn("knowledge base embeddings", "err", err)
+		}
+	}
+}
+
+// StartReminders starts firing reminders through n (the window does, at
+// start; CLI commands do not): reminders that fell due while playchat was
+// closed are delivered now, marked late, and reminders added by other
+// processes (the CLI) are armed within 2 s. A second call does nothing.
+func (c *Core) StartReminders(ctx context.Context, n reminders.Notifier) error {
+	c.schedMu.Lock()
+	defer c.schedMu.Unlock()
+	if c.scheduler != nil {
+		return nil
+	}
+	s, err := reminders.NewScheduler(reminders.SchedulerOptions{Service: c.Reminders, Notifier: n, Logger: c.Log})
+	if err != nil {
+		return err
+	}
+	if err := s.Start(ctx); err != nil {
+		_ = s.Stop()
+		return err
+	}
+	c.scheduler = s
+	return nil
+}
+
+// StopReminders stops firing reminders and waits for deliveries in
+// progress (Close calls it).
+func (c *Core) StopReminders() {
+	c.schedMu.Lock()
+	s := c.scheduler
+	c.scheduler = nil
+	c.schedMu.Unlock()
+	if s != nil {
+		if err := s.Stop(); err != nil {
+			c.Log.Warn("stop reminders", "err", err)
 		}
 	}
 }
