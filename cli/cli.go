@@ -52,6 +52,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = sessions(ctx, args[1:], env)
 	case "kb":
 		err = kbCmd(ctx, args[1:], env)
+	case "reminders":
+		err = remindersCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -106,6 +108,11 @@ Usage:
                                              search the knowledge base (rank, path, score, excerpt)
   playchat kb import --source DIR [--dest SUBDIR] [--mirror] [--dry-run]
                                              copy a folder's .md files into the knowledge base
+  playchat reminders list [--json] [--all]   pending reminders (--all: also delivered, failed, cancelled)
+  playchat reminders add --at TIME [--repeat RULE] TEXT
+                                             set a reminder at a local TIME (2026-12-01T09:00[:30]),
+                                             repeating by an RFC 5545 RULE (FREQ=DAILY); the window fires it
+  playchat reminders cancel ID               cancel a reminder and its repeats
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

@@ -79,7 +79,7 @@ func TestAskJSONStreamsTheSameEventsAsTheWindow(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, "session: "+sid) || !strings.HasPrefix(r.stdout, "fake reply") {
 		t.Fatalf("plain ask: %+v", r)
 	}
-	last := srv.ChatRequests()[1].Messages
+	last := withoutClock(srv.ChatRequests()[1].Messages)
 	if len(last) != 4 || last[1].Content != "こんにちは" || last[2].Content != "やあ、こんにちは。" {
 		t.Fatalf("history not sent: %+v", last)
 	}
