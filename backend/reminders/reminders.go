@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -134,6 +135,8 @@ type Service struct {
 	clock    clockwork.Clock
 	zone     *time.Location
 	maxAhead func() int
+
+	mu       sync.Mutex
 	onChange []func()
 }
 
@@ -174,10 +177,17 @@ func (s *Service) Now() time.Time { return s.clock.Now() }
 
 // OnChange registers fn to run after every change (create, cancel, snooze,
 // delivery). fn must not block.
-func (s *Service) OnChange(fn func()) { s.onChange = append(s.onChange, fn) }
+func (s *Service) OnChange(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onChange = append(s.onChange, fn)
+}
 
 func (s *Service) changed() {
-	for _, fn := range s.onChange {
+	s.mu.Lock()
+	fns := append([]func(){}, s.onChange...)
+	s.mu.Unlock()
+	for _, fn := range fns {
 		fn()
 	}
 }

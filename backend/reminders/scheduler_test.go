@@ -185,3 +185,33 @@ func (f *firstOK) Notify(ctx context.Context, n Notification) error {
 	}
 	return err
 }
+
+func TestARescanFiresAReminderWhoseTimerMissedAClockJump(t *testing.T) {
+	svc, clock := newTestService(t, "Asia/Tokyo", "2026-12-01T00:00:00Z")
+	ctx := context.Background()
+	r, err := svc.Create(ctx, NewReminder{Content: "x", Due: "2026-12-01T09:00:10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecordingNotifier()
+	s, err := NewScheduler(SchedulerOptions{Service: svc, Notifier: rec, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Armed, but its timer never ran (the machine slept; the wall clock
+	// moved on without the monotonic one).
+	s.armed[r.ID] = armedJob{due: r.DueAt}
+	clock.Advance(10*time.Second + missedAfter)
+	s.fireMissed(ctx, clock.Now())
+	if len(rec.Got()) != 0 {
+		t.Fatalf("fired only %v past due: %v", missedAfter, rec.Got())
+	}
+	clock.Advance(time.Second)
+	s.fireMissed(ctx, clock.Now())
+	if got := rec.Got(); len(got) != 1 || got[0].Late {
+		t.Fatalf("after the jump got %+v", got)
+	}
+	if got, _ := svc.Get(ctx, r.ID); got.State != StateDelivered {
+		t.Errorf("state = %s", got.State)
+	}
+}
