@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -152,12 +153,15 @@ func New(o Options) *Service {
 	return s
 }
 
-// LocalZone returns the machine's zone with an IANA name: time.Local when
-// it has one (TZ set, or /etc/localtime a link into a zoneinfo tree), else
-// UTC.
+// LocalZone returns the machine's zone under its IANA name, read from TZ,
+// the target of /etc/localtime (a link into a zoneinfo tree) or
+// /etc/timezone; when none names a zone it returns time.Local (named
+// "Local": right on this machine, but not portable).
 func LocalZone() *time.Location {
-	if name := time.Local.String(); name != "Local" && name != "" {
-		return time.Local
+	if tz := strings.TrimPrefix(os.Getenv("TZ"), ":"); tz != "" && !strings.HasPrefix(tz, "/") {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			return loc
+		}
 	}
 	if target, err := readLocaltimeLink(); err == nil {
 		if i := strings.Index(target, "zoneinfo/"); i >= 0 {
@@ -166,7 +170,14 @@ func LocalZone() *time.Location {
 			}
 		}
 	}
-	return time.UTC
+	if b, err := os.ReadFile("/etc/timezone"); err == nil {
+		if name := strings.TrimSpace(string(b)); name != "" {
+			if loc, err := time.LoadLocation(name); err == nil {
+				return loc
+			}
+		}
+	}
+	return time.Local
 }
 
 // Zone is the zone new reminders are set in.

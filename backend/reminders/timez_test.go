@@ -168,3 +168,14 @@ func TestBadRulesAreRefusedWithACode(t *testing.T) {
 		}
 	}
 }
+
+func TestLocalZoneReadsTZ(t *testing.T) {
+	t.Setenv("TZ", "Asia/Tokyo")
+	if got := LocalZone().String(); got != "Asia/Tokyo" {
+		t.Errorf("LocalZone with TZ=Asia/Tokyo = %s", got)
+	}
+	t.Setenv("TZ", ":America/New_York")
+	if got := LocalZone().String(); got != "America/New_York" {
+		t.Errorf("LocalZone with TZ=:America/New_York = %s", got)
+	}
+}
