@@ -3,3 +3,7 @@
 import {app} from '../models';
 
 export function Info():Promise<app.AppInfo>;
+
+export function SelfTestPanic():Promise<void>;
+
+export function SelfTestReport(arg1:string):Promise<void>;

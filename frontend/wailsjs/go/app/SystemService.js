@@ -5,3 +5,11 @@
 export function Info() {
   return window['go']['app']['SystemService']['Info']();
 }
+
+export function SelfTestPanic() {
+  return window['go']['app']['SystemService']['SelfTestPanic']();
+}
+
+export function SelfTestReport(arg1) {
+  return window['go']['app']['SystemService']['SelfTestReport'](arg1);
+}
