@@ -344,11 +344,16 @@ func (s *Service) Due(ctx context.Context, now time.Time) ([]Reminder, error) {
 // row still has the due time and state it was read with, so two writers
 // (the window and the CLI) never both apply a change.
 func (s *Service) update(ctx context.Context, id int64, fn func(r *Reminder, now time.Time) error) (Reminder, error) {
+	return s.updateIf(ctx, id, Reminder.Active, fn)
+}
+
+// updateIf is update with its own test of which states may change.
+func (s *Service) updateIf(ctx context.Context, id int64, may func(Reminder) bool, fn func(r *Reminder, now time.Time) error) (Reminder, error) {
 	r, err := s.Get(ctx, id)
 	if err != nil {
 		return Reminder{}, err
 	}
-	if !r.Active() {
+	if !may(r) {
 		return r, apperr.New(apperr.ReminderNotActive, map[string]any{"id": id, "state": string(r.State)})
 	}
 	prevDue, prevState := r.DueAt, r.State
@@ -377,14 +382,18 @@ func (s *Service) Cancel(ctx context.Context, id int64) (Reminder, error) {
 	})
 }
 
-// Snooze moves an active reminder's next firing to d from now (state
-// snoozed). A repeating reminder's later occurrences are unchanged: after
-// the snoozed firing it continues with the first occurrence after it.
+// Snooze makes the reminder fire again d from now (state snoozed): an
+// active one moves its next firing; a delivered or failed one (the
+// notification's "Snooze 10 min" comes after delivery) is re-opened. A
+// repeating reminder's later occurrences are unchanged: after the snoozed
+// firing it continues with its first occurrence after it. A cancelled
+// reminder cannot be snoozed (ReminderNotActive).
 func (s *Service) Snooze(ctx context.Context, id int64, d time.Duration) (Reminder, error) {
 	if d <= 0 {
 		return Reminder{}, fmt.Errorf("snooze by %v: must be positive", d)
 	}
-	return s.update(ctx, id, func(r *Reminder, now time.Time) error {
+	notCancelled := func(r Reminder) bool { return r.State != StateCancelled }
+	return s.updateIf(ctx, id, notCancelled, func(r *Reminder, now time.Time) error {
 		r.State, r.DueAt = StateSnoozed, now.Add(d)
 		return nil
 	})

@@ -190,3 +190,23 @@ func TestClockLayerStatesLocalDateWeekdayTimeAndZone(t *testing.T) {
 		t.Errorf("clock block %q lacks %q", blocks[0].Text, want)
 	}
 }
+
+func TestSnoozeAfterDeliveryReopensTheReminderButNotACancelledOne(t *testing.T) {
+	svc, clock := newTestService(t, "Asia/Tokyo", "2026-12-01T00:00:00Z")
+	ctx := context.Background()
+	r, _ := svc.Create(ctx, NewReminder{Content: "x", Due: "2026-12-01T09:00:05"})
+	clock.Advance(5 * time.Second)
+	if _, err := svc.MarkDelivered(ctx, r.ID, r.DueAt, false); err != nil {
+		t.Fatal(err)
+	}
+	s, err := svc.Snooze(ctx, r.ID, 10*time.Minute)
+	if err != nil || s.State != StateSnoozed || !s.DueAt.Equal(utc("2026-12-01T00:10:05Z")) {
+		t.Fatalf("snooze after delivery = %+v, %v", s, err)
+	}
+	if _, err := svc.Cancel(ctx, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Snooze(ctx, r.ID, time.Minute); apperr.CodeOf(err) != apperr.ReminderNotActive {
+		t.Errorf("snooze of a cancelled reminder: %v", err)
+	}
+}
