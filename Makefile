@@ -62,4 +62,5 @@ e2e: build fakellm
 ## bench: benchmarks, printed as a table
 bench: build fakellm
 	scripts/bench.sh
+	FLOOD_STRICT=1 scripts/e2e-flood.sh
 	scripts/soak.sh 1000

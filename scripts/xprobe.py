@@ -10,6 +10,12 @@ can be measured at ~5 ms resolution. Every command prints one number.
                                          ms (from start) of the region's last change once it
                                          has been still for QUIET_MS (-1: never still)
   xprobe.py frames X Y W H DURATION_MS   how many distinct repaints of the region were seen
+  xprobe.py hash X Y W H                 the region's pixel hash (hex), for settle
+  xprobe.py settle X Y W H HASH QUIET_MS TIMEOUT_MS
+                                         waits until the region differs from HASH, then until
+                                         it has been still for QUIET_MS; prints ms (from start)
+                                         of its last change (-1: never changed or never still)
+  xprobe.py same X Y W H HASH TIMEOUT_MS ms until the region's hash is HASH again (-1: never)
   xprobe.py drawn X Y W H TIMEOUT_MS     ms until the region shows more than a plain
                                          background (the page has rendered; -1: never)
   xprobe.py key KEYSYM X Y W H TIMEOUT_MS
@@ -69,6 +75,36 @@ def frames(x, y, w, h, duration):
     return seen - 1
 
 
+def hexhash(x, y, w, h):
+    return grab(x, y, w, h).hex()
+
+
+def settle(x, y, w, h, base, quiet, timeout):
+    t0 = time.monotonic()
+    base = bytes.fromhex(base)
+    last, last_change = grab(x, y, w, h), 0
+    changed_once = last != base
+    while ms_since(t0) < timeout:
+        cur = grab(x, y, w, h)
+        if cur != last:
+            last, last_change = cur, ms_since(t0)
+            changed_once = changed_once or cur != base
+        elif changed_once and ms_since(t0) - last_change >= quiet:
+            return last_change
+        time.sleep(0.005)
+    return -1
+
+
+def same(x, y, w, h, want, timeout):
+    t0 = time.monotonic()
+    want = bytes.fromhex(want)
+    while ms_since(t0) < timeout:
+        if grab(x, y, w, h) == want:
+            return ms_since(t0)
+        time.sleep(0.005)
+    return -1
+
+
 def drawn(x, y, w, h, timeout):
     t0 = time.monotonic()
     while ms_since(t0) < timeout:
@@ -94,6 +130,14 @@ def main(argv):
     cmd, args = argv[0], argv[1:]
     if cmd == "key":
         print(key(args[0], *map(int, args[1:])))
+    elif cmd == "settle":
+        x, y, w, h = map(int, args[:4])
+        print(settle(x, y, w, h, args[4], int(args[5]), int(args[6])))
+    elif cmd == "same":
+        x, y, w, h = map(int, args[:4])
+        print(same(x, y, w, h, args[4], int(args[5])))
+    elif cmd == "hash":
+        print(hexhash(*map(int, args)))
     else:
         fn = {"changed": changed, "stable": stable, "frames": frames, "drawn": drawn}[cmd]
         print(fn(*map(int, args)))
