@@ -307,6 +307,9 @@ describe('KBPanel', () => {
     expect(empty.text()).toContain('watched live')
     expect(w.get('[data-testid="kb-empty-root"]').text()).toBe('/home/u/.playchat/knowledge_base')
     expect(empty.text()).toContain('playchat kb import --source DIR')
+    // The guide is listed beside it, so the panel never calls the knowledge base empty.
+    expect(empty.text()).toContain('Only the bundled user guide is here so far')
+    expect(empty.text().toLowerCase()).not.toContain('is empty')
   })
 
   it('stops polling when closed', async () => {

@@ -341,7 +341,7 @@ const en: typeof ja = {
       openFolder: 'Open folder',
     },
     empty: {
-      title: 'The knowledge base is empty so far',
+      title: 'Only the bundled user guide is here so far',
       body: 'Markdown files (.md, subfolders included) in this folder are watched live: whatever you add or save is indexed at once and used to answer your questions.',
       folder: 'Folder:',
       import: 'To copy an existing folder in:',
