@@ -234,7 +234,8 @@ func (s *Scheduler) arm(ctx context.Context, r Reminder) {
 	if !due.After(s.clock.Now()) {
 		def = gocron.OneTimeJob(gocron.OneTimeJobStartImmediately())
 	}
-	job, err := s.cron.NewJob(def, gocron.NewTask(func() { s.fire(ctx, id, due, false) }))
+	// WithLimitedRuns(1): gocron drops the job once it has run.
+	job, err := s.cron.NewJob(def, gocron.NewTask(func() { s.fire(ctx, id, due, false) }), gocron.WithLimitedRuns(1))
 	if err != nil {
 		s.log.Warn("reminders: arm", "id", id, "err", err)
 		return

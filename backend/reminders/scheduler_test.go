@@ -100,7 +100,7 @@ func TestSchedulerRearmsARepeatingReminderAtItsNextLocalTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)
-	<-rec.C
+	waitNotification(t, rec)
 	// After the change 21:00 CET is 20:00Z.
 	next := utc("2026-10-25T20:00:00Z")
 	waitFor(t, "the next occurrence to be armed", func() bool { d, ok := s.armedDue(r.ID); return ok && d.Equal(next) })
@@ -213,5 +213,35 @@ func TestARescanFiresAReminderWhoseTimerMissedAClockJump(t *testing.T) {
 	}
 	if got, _ := svc.Get(ctx, r.ID); got.State != StateDelivered {
 		t.Errorf("state = %s", got.State)
+	}
+}
+
+func TestAFiredReminderLeavesNoJobBehind(t *testing.T) {
+	svc, clock := newTestService(t, "Asia/Tokyo", "2026-12-01T00:00:00Z")
+	ctx := context.Background()
+	r, _ := svc.Create(ctx, NewReminder{Content: "x", Due: "2026-12-01T09:00:01"})
+	rec := NewRecordingNotifier()
+	s := startScheduler(t, svc, rec)
+	waitFor(t, "the reminder to be armed", func() bool { _, ok := s.armedDue(r.ID); return ok })
+	if err := clock.BlockUntilContext(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Second)
+	waitNotification(t, rec)
+	waitFor(t, "the job to be dropped", func() bool {
+		_, armed := s.armedDue(r.ID)
+		return !armed && len(s.cron.Jobs()) == 1 // only the rescan job
+	})
+}
+
+// waitNotification waits (in real time, generously) for the next notification.
+func waitNotification(t *testing.T, rec *RecordingNotifier) Notification {
+	t.Helper()
+	select {
+	case n := <-rec.C:
+		return n
+	case <-time.After(30 * time.Second):
+		t.Fatal("no notification")
+		return Notification{}
 	}
 }
