@@ -98,7 +98,6 @@ func NewScheduler(o SchedulerOptions) (*Scheduler, error) {
 // ones are delivered or failed.
 func (s *Scheduler) Start(ctx context.Context) error {
 	ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	s.done = make(chan struct{})
 	overdue, err := s.svc.Due(ctx, s.clock.Now())
 	if err != nil {
 		return err
@@ -113,6 +112,7 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	s.svc.OnChange(s.Kick)
 	s.scan(ctx, true)
 	s.cron.Start()
+	s.done = make(chan struct{})
 	go s.loop(ctx)
 	return nil
 }
@@ -154,7 +154,9 @@ func (s *Scheduler) Stop() error {
 		return nil
 	}
 	s.cancel()
-	<-s.done
+	if s.done != nil {
+		<-s.done
+	}
 	err := s.cron.Shutdown()
 	s.wg.Wait()
 	return err
@@ -235,8 +237,17 @@ func (s *Scheduler) arm(ctx context.Context, r Reminder) {
 		def = gocron.OneTimeJob(gocron.OneTimeJobStartImmediately())
 	}
 	// WithLimitedRuns(1): gocron drops the job once it has run.
-	job, err := s.cron.NewJob(def, gocron.NewTask(func() { s.fire(ctx, id, due, false) }), gocron.WithLimitedRuns(1))
+	task := gocron.NewTask(func() { s.fire(ctx, id, due, false) })
+	job, err := s.cron.NewJob(def, task, gocron.WithLimitedRuns(1))
+	if errors.Is(err, gocron.ErrOneTimeJobStartDateTimePast) {
+		// It fell due between the check above and now.
+		job, err = s.cron.NewJob(gocron.OneTimeJob(gocron.OneTimeJobStartImmediately()), task, gocron.WithLimitedRuns(1))
+	}
 	if err != nil {
+		// Not armed: make the next periodic rescan read the rows again.
+		s.mu.Lock()
+		s.lastSeen = fingerprint{Count: -1}
+		s.mu.Unlock()
 		s.log.Warn("reminders: arm", "id", id, "err", err)
 		return
 	}
