@@ -55,9 +55,11 @@ func (a *App) Startup(ctx context.Context) {
 		if osLocale() == "ja" {
 			msg = "playchat はこのデータフォルダですでに開いています。\n先にもう一つのウィンドウを閉じてください。"
 		}
+		go a.quitOnSignal(ctx, true)
 		go a.platform.Fatal("playchat", msg)
 		return
 	}
+	go a.quitOnSignal(ctx, false)
 	if err != nil {
 		a.startErr = err
 		slog.Error("start-up failed", "err", err)
