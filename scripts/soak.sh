@@ -37,7 +37,7 @@ pss() {
   done
   echo $((total / 1024))
 }
-screen_hash() { import -window root -depth 8 rgb:- 2>/dev/null | md5sum | cut -c1-32; }
+screen_hash() { "$ROOT/scripts/xprobe.py" hash $SCREEN; }
 now_ms() { date +%s%3N; }
 click_at() { xdotool mousemove --window "$WID" "$1" "$2" click 1; }
 geometry() {
@@ -47,6 +47,8 @@ geometry() {
   WH=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
 }
 geometry
+geo=$(xdotool getwindowgeometry --shell "$WID")
+SCREEN="$(sed -n 's/^X=//p' <<<"$geo") $(sed -n 's/^Y=//p' <<<"$geo") $WW $WH"
 # Sidebar: "New chat" button near the top, chats listed below it (first row
 # at y≈142, 48 px apart); the message input at the bottom of the chat area.
 NEW_X=130 NEW_Y=66 ROW_X=130 ROW1_Y=142 ROW2_Y=190
