@@ -4,24 +4,25 @@ go 1.26
 
 require (
 	github.com/fsnotify/fsnotify v1.9.0
+	github.com/go-co-op/gocron/v2 v2.21.2
 	github.com/ikawaha/kagome-dict/ipa v1.2.6
 	github.com/ikawaha/kagome/v2 v2.10.3
+	github.com/jonboulle/clockwork v0.5.0
 	github.com/sashabaranov/go-openai v1.43.0
+	github.com/teambition/rrule-go v1.8.2
 	github.com/wailsapp/wails/v2 v2.13.0
 )
 
 require (
-	github.com/go-co-op/gocron/v2 v2.21.2 // indirect
-	github.com/jonboulle/clockwork v0.5.0 // indirect
+	github.com/kr/pretty v0.3.1 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
-	github.com/teambition/rrule-go v1.8.2 // indirect
 )
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast/v2 v2.0.3 // indirect
 	github.com/ikawaha/kagome-dict v1.1.7
-	github.com/yuin/goldmark v1.8.7 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
+	github.com/yuin/goldmark v1.8.7
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
