@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+
+	"playchat/backend/apperr"
 )
 
 // MemoryService shows and deletes a session's long-term memories.
@@ -35,8 +37,15 @@ func (s *MemoryService) Status(sessionID string) (MemoryStatus, error) {
 		return MemoryStatus{}, err
 	}
 	st := c.Summarizer.State(sessionID)
-	return MemoryStatus{State: st.Status, Failures: st.Failures, LastError: st.LastError,
-		NextAttempt: ts(st.NextAttempt)}, nil
+	out := MemoryStatus{State: st.Status, Failures: st.Failures, NextAttempt: ts(st.NextAttempt)}
+	if st.LastError != "" {
+		info := apperr.ParseStored(st.LastError)
+		out.LastError = info.Message
+		if info.Code != "" {
+			out.LastErrorInfo = &info
+		}
+	}
+	return out, nil
 }
 
 // Delete deletes one memory; its messages stay archived.

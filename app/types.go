@@ -92,8 +92,11 @@ type MemoryStatus struct {
 	State string `json:"state"`
 	// Failures counts the consecutive failed summaries (0 after a success).
 	Failures int `json:"failures"`
-	// LastError is the last failure's message ("" when the last one worked).
-	LastError string `json:"lastError"`
+	// LastError is the last failure's English message ("" when the last one
+	// worked); LastErrorInfo is the same with its code and params, for the
+	// window to word it (nil when it has no code).
+	LastError     string       `json:"lastError"`
+	LastErrorInfo *apperr.Info `json:"lastErrorInfo,omitempty"`
 	// NextAttempt is when the backoff ends (RFC 3339, UTC; "" unless State
 	// is "backoff").
 	NextAttempt string `json:"nextAttempt"`

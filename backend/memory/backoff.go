@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/store"
 )
 
@@ -31,7 +32,9 @@ type State struct {
 	Status string
 	// Failures counts the consecutive failed jobs (0 after a success).
 	Failures int
-	// LastError is the last failure's message ("" when the last job worked).
+	// LastError is the last failure in apperr.Stored form: the JSON of its
+	// {code, params, message} when it has a code, else its message ("" when
+	// the last job worked). apperr.ParseStored reads it back.
 	LastError string
 	// NextAttempt is when the backoff ends (zero unless Status is
 	// StatusBackoff).
@@ -121,7 +124,7 @@ func (s *Summarizer) noteResult(sessionID string, err error) {
 		}
 		return
 	}
-	f := failure{count: prev.count + 1, err: err.Error()}
+	f := failure{count: prev.count + 1, err: apperr.Stored(err)}
 	f.next = s.now().Add(backoffDelay(f.count))
 	s.failures[sessionID] = f
 	s.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/llm"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
@@ -20,6 +21,8 @@ type fakeLLM struct {
 	mu    sync.Mutex
 	calls []llm.Request
 	fail  bool
+	// failWith, when set, is the error of a failing call (else "provider down").
+	failWith error
 }
 
 func (f *fakeLLM) Complete(ctx context.Context, req llm.Request) (string, error) {
@@ -27,6 +30,9 @@ func (f *fakeLLM) Complete(ctx context.Context, req llm.Request) (string, error)
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, req)
 	if f.fail {
+		if f.failWith != nil {
+			return "", f.failWith
+		}
 		return "", errors.New("provider down")
 	}
 	return fmt.Sprintf("- summary %d", len(f.calls)), nil
@@ -257,5 +263,18 @@ func TestTheBackoffHoldsForTheNextProcess(t *testing.T) {
 	third := New(db, f, func() Settings { return Settings{Threshold: 4} }, nil)
 	if st := third.State(sid); st.Failures != 0 || st.Status != StatusIdle {
 		t.Fatalf("state after a success = %+v", st)
+	}
+}
+
+func TestAFailedSummaryKeepsItsErrorCodeForThePanel(t *testing.T) {
+	db, f, s, sid := setup(t, 4)
+	addMessages(t, db, sid, 4)
+	f.fail = true
+	f.failWith = apperr.New(apperr.LLMProviderStatus, map[string]any{"status": 500, "detail": "overloaded"})
+	s.Request(sid, "openai/x", 0)
+	s.Wait()
+	info := apperr.ParseStored(s.State(sid).LastError)
+	if info.Code != apperr.LLMProviderStatus || info.Message == "" {
+		t.Fatalf("stored last error %q reads back as %+v, want code %s", s.State(sid).LastError, info, apperr.LLMProviderStatus)
 	}
 }

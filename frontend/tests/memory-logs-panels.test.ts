@@ -56,6 +56,20 @@ describe('MemoryPanel summary state', () => {
     expect(memoryApi.status).toHaveBeenCalledWith('s1')
   })
 
+  it('words the last failure by its code in the UI language', async () => {
+    memoryApi.status.mockResolvedValue(status({
+      state: 'backoff', failures: 1, nextAttempt: '2026-11-30T12:04:00Z',
+      lastError: 'the server returned 500',
+      lastErrorInfo: { code: 'llm.providerStatus', params: { status: 500, detail: '' }, message: 'the server returned 500' } as never,
+    }))
+    const w = mount(MemoryPanel, { global: { plugins: [testI18n('ja')] } })
+    await flushPromises()
+    const text = w.get('[data-testid="memory-status"]').text()
+    expect(text).toContain('500')
+    expect(text).not.toContain('the server returned')
+    w.unmount()
+  })
+
   it('says when a summary is being written', async () => {
     memoryApi.status.mockResolvedValue(status({ state: 'running' }))
     const w = mount(MemoryPanel, { global: { plugins: [testI18n()] } })

@@ -331,6 +331,7 @@ export namespace app {
 	    state: string;
 	    failures: number;
 	    lastError: string;
+	    lastErrorInfo?: apperr.Info;
 	    nextAttempt: string;
 	
 	    static createFrom(source: any = {}) {
@@ -342,8 +343,27 @@ export namespace app {
 	        this.state = source["state"];
 	        this.failures = source["failures"];
 	        this.lastError = source["lastError"];
+	        this.lastErrorInfo = this.convertValues(source["lastErrorInfo"], apperr.Info);
 	        this.nextAttempt = source["nextAttempt"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Message {
 	    id: number;
