@@ -15,7 +15,7 @@ export type LogDetail = Data<app.LogDetail>
 /** Token usage of one chat's logged calls (LogPage.usage). */
 export type LogUsage = app.LogUsage
 /** The state of a chat's background summaries (MemoryService.Status). */
-export type MemoryStatus = app.MemoryStatus
+export type MemoryStatus = Data<app.MemoryStatus>
 export type ModelPreset = app.ModelPreset
 export type SettingField = app.SettingField
 export type AppInfo = app.AppInfo
