@@ -35,6 +35,10 @@ const (
 
 	// LLMProviderStatus: the provider answered HTTP {status} with {detail}.
 	LLMProviderStatus Code = "llm.providerStatus"
+	// LLMWrongBaseURL: a base URL the user set answered 404 ({detail}) for
+	// every path: {baseURL}, set as {key}, is probably not the root of an
+	// OpenAI-compatible API (usually ending in /v1).
+	LLMWrongBaseURL Code = "llm.wrongBaseURL"
 	// LLMProviderError: the provider sent an error without a status inside a stream ({detail}).
 	LLMProviderError Code = "llm.providerError"
 	// LLMInterrupted: the stream ended before the reply finished; {detail} is why (a nested error).
@@ -189,6 +193,7 @@ var templates = map[Code]string{
 	ChatToolLimit:       "{err} ({rounds} rounds): it kept calling tools and gave no answer",
 
 	LLMProviderStatus:      "provider returned {status}: {detail}",
+	LLMWrongBaseURL:        "provider returned 404: {detail}; the base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, to which /chat/completions is added (usually ending in /v1)",
 	LLMProviderError:       "provider error: {detail}",
 	LLMInterrupted:         "{err}",
 	LLMNoFinish:            "the stream ended without a finish_reason",

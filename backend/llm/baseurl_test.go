@@ -72,6 +72,14 @@ func TestNotFoundFromACustomBaseURLHintsAtTheBaseURL(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, "base URL "+srv.URL+"/wrong") || !strings.Contains(msg, "OPENAI_BASE_URL") || !strings.Contains(msg, "looks wrong") {
 		t.Errorf("404 error %q does not point at the base URL", msg)
 	}
+	// The window words it by its own code, with the base URL and its key.
+	info := apperr.InfoOf(err)
+	if info.Code != apperr.LLMWrongBaseURL || info.Params["baseURL"] != srv.URL+"/wrong" || info.Params["key"] != "OPENAI_BASE_URL" {
+		t.Errorf("404 error info %+v, want code %s with the base URL and its key", info, apperr.LLMWrongBaseURL)
+	}
+	if d, _ := info.Params["detail"].(string); strings.Contains(d, "looks wrong") {
+		t.Errorf("detail %q repeats the hint", d)
+	}
 
 	srv.Enqueue(llmtest.Response{Status: 404, ErrorBody: `{"error":"model 'nope' not found"}`})
 	c = llm.New(llm.Providers{OpenAIBaseURL: srv.URL}, llm.WithRetry(1, 0))

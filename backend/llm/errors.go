@@ -59,6 +59,11 @@ type APIError struct {
 	// RetryAfter is the provider's Retry-After header (seconds or HTTP date),
 	// capped at 30s; 0 when absent.
 	RetryAfter time.Duration
+
+	// wrongBase and wrongBaseKey are set (by withBaseURLHint) when a 404
+	// came from a base URL the user set; detail is then the provider's own
+	// message, before the hint was added to Message.
+	wrongBase, wrongBaseKey, detail string
 }
 
 // Error returns a short user-readable message, e.g. "provider returned 500: boom".
@@ -85,6 +90,9 @@ func (e *APIError) Unwrap() error {
 // ErrorCode returns apperr.LLMProviderStatus, or apperr.LLMProviderError
 // when the error has no status (apperr.Coded).
 func (e *APIError) ErrorCode() apperr.Code {
+	if e.wrongBase != "" {
+		return apperr.LLMWrongBaseURL
+	}
 	if e.StatusCode > 0 {
 		return apperr.LLMProviderStatus
 	}
@@ -93,6 +101,9 @@ func (e *APIError) ErrorCode() apperr.Code {
 
 // ErrorParams returns {status, detail} as Error words them (apperr.Coded).
 func (e *APIError) ErrorParams() map[string]any {
+	if e.wrongBase != "" {
+		return map[string]any{"detail": e.detail, "baseURL": e.wrongBase, "key": e.wrongBaseKey}
+	}
 	msg := e.Message
 	if msg == "" && e.StatusCode > 0 {
 		msg = http.StatusText(e.StatusCode)

@@ -215,6 +215,7 @@ func withBaseURLHint(err error, ep Endpoint) error {
 	if ae.Message == "" {
 		ae.Message = "Not Found"
 	}
+	ae.wrongBase, ae.wrongBaseKey, ae.detail = ep.BaseURL, key, ae.Message
 	ae.Message += fmt.Sprintf("; the base URL %s (%s)%s, to which /chat/completions is added (usually ending in /v1)",
 		ep.BaseURL, key, baseURLHintMark)
 	return err

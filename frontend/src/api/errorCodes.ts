@@ -47,6 +47,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'llm.providerStatus': { template: "provider returned {status}: {detail}", params: ['status', 'detail'] },
   'llm.unknownProvider': { template: "{err}: {model:q} (want provider/model with provider one of {providers})", params: ['model', 'providers'] },
   'llm.unknownProviderName': { template: "{err}: {provider:q}", params: ['provider'] },
+  'llm.wrongBaseURL': { template: "provider returned 404: {detail}; the base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, to which /chat/completions is added (usually ending in /v1)", params: ['detail', 'baseURL', 'key'] },
   'notes.contentNotUtf8': { template: "the content is not valid UTF-8", params: [] },
   'notes.contentTooLong': { template: "the content is {n} bytes; at most {max} (1 MiB) are allowed", params: ['n', 'max'] },
   'notes.orderIncomplete': { template: "the order must list each of the {n} pages exactly once ({detail}); nothing was changed", params: ['n', 'detail'] },

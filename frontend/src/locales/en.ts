@@ -391,6 +391,7 @@ const en: typeof ja = {
         toolLimit: 'The model reached the tool-call limit ({rounds} rounds): it kept calling tools and gave no answer (TOOL_MAX_ROUNDS in Settings sets the limit)',
       },
       llm: {
+        wrongBaseURL: 'The model server answered 404 (not found): {detail}. The base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, usually ending in /v1.',
         providerStatus: 'The model server returned an error ({status}): {detail}',
         providerError: 'The model server returned an error: {detail}',
         interrupted: 'The connection dropped before the reply finished ({detail})',

@@ -387,6 +387,7 @@ export default {
         toolLimit: 'モデルがツール呼び出しの上限（{rounds} 回）に達し、ツールを呼び続けたまま回答しませんでした（上限は設定の TOOL_MAX_ROUNDS で変えられます）',
       },
       llm: {
+        wrongBaseURL: 'モデルのサーバーが 404（見つからない）を返しました: {detail}。ベース URL {baseURL}（{key}）が間違っているようです。OpenAI 互換 API のルート（ふつうは /v1 で終わる URL）を指定してください。',
         providerStatus: 'モデルのサーバーがエラーを返しました（{status}）: {detail}',
         providerError: 'モデルのサーバーがエラーを返しました: {detail}',
         interrupted: '返答の途中で接続が切れました（{detail}）',
