@@ -76,9 +76,14 @@ flood() {
   local base btn ended settled ms
   # shellcheck disable=SC2086
   base=$("$XPROBE" hash $CHAT)
+  # The idle Send button as it looks with the input focused and empty.
+  xdotool mousemove --window "$WID" $((WW * 2 / 5)) $((WH - 60)) click 1
+  sleep 0.5
   # shellcheck disable=SC2086
   btn=$("$XPROBE" hash $BUTTON)
-  send "$4"
+  xdotool type --delay 40 "$4"
+  sleep 0.4
+  xdotool key Return
   wait_stored complete "$1"
   # shellcheck disable=SC2086
   ended=$("$XPROBE" same $BUTTON "$btn" 60000)
