@@ -26,17 +26,22 @@ echo '[]' >"$WORK/script.json"
 start_fake "$WORK/script.json" -chunks 6 -chunk-delay 1ms -long-trigger LONG -long-len 3000 -delta-size 2
 start_app
 
-# pss: PSS in MiB of the app and every process it started (WebKit).
+# pss: PSS in MiB of the app and every process it started (WebKit);
+# PSS_PARTS is set to the per-process figures.
+tree() { echo "$1"; local c; for c in $(pgrep -P "$1"); do tree "$c"; done; }
 pss() {
   local total=0 p kb
-  tree() { echo "$1"; local c; for c in $(pgrep -P "$1"); do tree "$c"; done; }
+  PSS_PARTS=""
   for p in $(tree "$APP_PID"); do
     [ -r "/proc/$p/smaps_rollup" ] || continue
     kb=$(awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup")
     total=$((total + kb))
+    PSS_PARTS="$PSS_PARTS $(tr -d '\0' <"/proc/$p/comm")=$((kb / 1024))"
   done
   echo $((total / 1024))
 }
+# pss_line: "N MiB (app=… WebKitWebProces=… …)".
+pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# })"; }
 screen_hash() { "$ROOT/scripts/xprobe.py" hash $SCREEN; }
 now_ms() { date +%s%3N; }
 click_at() { xdotool mousemove --window "$WID" "$1" "$2" click 1; }
@@ -88,13 +93,13 @@ for i in $(seq "$TURNS"); do
   done
   [ -n "$changed" ] || fail "turn $i: the window stopped repainting"
   TIMES[i]=$(($(now_ms) - t0))
-  if ((i == 1)); then PSS_FIRST=$(pss); say "turn 1: PSS ${PSS_FIRST} MiB"; shot first; fi
-  if ((i % 100 == 0)); then say "turn $i: PSS $(pss) MiB, last turn ${TIMES[i]} ms"; fi
+  if ((i == 1)); then PSS_FIRST=$(pss); say "turn 1: PSS $(pss_line)"; shot first; fi
+  if ((i % 100 == 0)); then say "turn $i: PSS $(pss_line), last turn ${TIMES[i]} ms"; fi
   sleep 0.2
 done
 PSS_END=$(pss)
 shot last
-say "end ($TURNS turns): PSS ${PSS_END} MiB"
+say "end ($TURNS turns): PSS $(pss_line)"
 
 avg() { local s=0 n=0 k; for ((k = $1; k <= $2; k++)); do s=$((s + TIMES[k])); n=$((n + 1)); done; echo $((s / n)); }
 half=$((TURNS < 100 ? TURNS / 2 : 50))
@@ -110,7 +115,7 @@ click_at "$ROW_X" "$ROW1_Y"
 sleep 5
 PSS_FRESH=$(pss)
 shot fresh
-say "fresh start showing the same session: PSS ${PSS_FRESH} MiB"
+say "fresh start showing the same session: PSS $(pss_line)"
 say "ratio end/fresh: $(awk -v a="$PSS_END" -v b="$PSS_FRESH" 'BEGIN{printf "%.2f", a/b}'), end/after-first-turn: $(awk -v a="$PSS_END" -v b="$PSS_FIRST" 'BEGIN{printf "%.2f", a/b}')"
 say "no freeze in $TURNS turns"
 echo "soak: 1 passed, 0 failed"
