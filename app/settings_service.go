@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/config"
 	"playchat/backend/llm"
 )
@@ -22,6 +24,7 @@ func (s *SettingsService) Get() (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	cfg := c.Config()
+	invalid := invalidValues(c.ConfigError())
 	view := SettingsView{DataDir: c.DataDir}
 	for _, k := range config.Keys() {
 		v, src := cfg.Value(k.Name)
@@ -30,6 +33,7 @@ func (s *SettingsService) Get() (SettingsView, error) {
 		if k.Secret {
 			f.Value = config.Mask(v)
 		}
+		f.Error = invalid[k.Name]
 		view.Fields = append(view.Fields, f)
 	}
 	return view, nil
@@ -151,4 +155,29 @@ func (s *ModelService) DeletePreset(id int64) error {
 		return err
 	}
 	return c.DB.DeletePreset(context.Background(), id)
+}
+
+// invalidValues maps each key of a *config.ValueError in err (one error or
+// an errors.Join of them) to its coded form.
+func invalidValues(err error) map[string]*apperr.Info {
+	out := map[string]*apperr.Info{}
+	var walk func(error)
+	walk = func(e error) {
+		if e == nil {
+			return
+		}
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		var ve *config.ValueError
+		if errors.As(e, &ve) {
+			info := apperr.InfoOf(ve)
+			out[ve.Key] = &info
+		}
+	}
+	walk(err)
+	return out
 }

@@ -173,6 +173,11 @@ type SettingField struct {
 	Choices []string `json:"choices"`
 	// Doc is a one-line English description.
 	Doc string `json:"doc"`
+	// Error says why the value from .env, the environment or the settings
+	// is invalid (a config.ValueError as {code, params, message}); nil when
+	// it is valid. An invalid URL is kept and the provider refuses to send;
+	// any other invalid value runs as its default until it is fixed.
+	Error *apperr.Info `json:"error,omitempty"`
 	// Min and Max are the inclusive bounds of a number (absent when none).
 	Min *float64 `json:"min,omitempty"`
 	Max *float64 `json:"max,omitempty"`

@@ -104,6 +104,22 @@ describe('SettingsPanel', () => {
     expect(w.get('[data-test="save-settings"]').attributes('disabled')).toBeUndefined()
   })
 
+  it('marks a value that is invalid where it was set (.env) until it is edited', async () => {
+    const bad = {
+      code: 'config.invalidValueFrom',
+      params: { key: 'MAX_OUTPUT_TOKENS', value: 'lots', source: '/data/.env', sourceId: 'dotenv',
+        reason: { code: 'config.reason.intMin', params: { min: '1' }, message: 'must be an integer ≥ 1' } },
+      message: 'config: invalid MAX_OUTPUT_TOKENS="lots" from /data/.env: must be an integer ≥ 1',
+    }
+    api.get.mockResolvedValue({ dataDir: '/data', fields: [field({ key: 'MAX_OUTPUT_TOKENS', kind: 'int', value: '1024', default: '1024', error: bad as never })] })
+    const w = await mountPanel()
+    const shown = w.get('[data-test="field-error"]')
+    expect(shown.text()).toContain('MAX_OUTPUT_TOKENS')
+    expect(shown.attributes('title')).toBe(bad.message)
+    await type(w, '2048')
+    expect(w.find('[data-test="field-error"]').exists()).toBe(false)
+  })
+
   it('shows the backend\'s refusal under the field, keeps the value and says nothing was saved', async () => {
     const w = await mountPanel()
     const toasts = useToastStore()

@@ -17,7 +17,7 @@ export type LogUsage = app.LogUsage
 /** The state of a chat's background summaries (MemoryService.Status). */
 export type MemoryStatus = Data<app.MemoryStatus>
 export type ModelPreset = app.ModelPreset
-export type SettingField = app.SettingField
+export type SettingField = Data<app.SettingField>
 export type AppInfo = app.AppInfo
 /** A document that could not be indexed (Go's kb.FailedDoc). */
 export type KBFailed = Data<kb.FailedDoc>

@@ -31,12 +31,16 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
     const problem = problemOf(f)
     if (problem) return t(`settings.invalid.${problem}`, { min: f.min, max: f.max })
     const r = rejected[f.key]
-    return r ? t('settings.rejected', { reason: localizeSettingReason(r.reason, t) }) : ''
+    if (r) return t('settings.rejected', { reason: localizeSettingReason(r.reason, t) })
+    // The value in use is invalid where it was set (.env, the environment):
+    // say so until it is edited.
+    return edits[f.key] === undefined && f.error ? localizeError(f.error, t) : ''
   }
 
   /** The backend's own words for a field's refusal (a tooltip, for bug reports); '' when none. */
   function fieldErrorOriginal(f: SettingField): string {
-    return problemOf(f) ? '' : (rejected[f.key]?.message ?? '')
+    if (problemOf(f)) return ''
+    return rejected[f.key]?.message ?? (edits[f.key] === undefined ? (f.error?.message ?? '') : '')
   }
 
   function setEdit(key: string, value: string | undefined) {

@@ -558,6 +558,7 @@ export namespace app {
 	    default: string;
 	    choices: string[];
 	    doc: string;
+	    error?: apperr.Info;
 	    min?: number;
 	    max?: number;
 	
@@ -578,9 +579,28 @@ export namespace app {
 	        this.default = source["default"];
 	        this.choices = source["choices"];
 	        this.doc = source["doc"];
+	        this.error = this.convertValues(source["error"], apperr.Info);
 	        this.min = source["min"];
 	        this.max = source["max"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SettingsUpdate {
 	    values: Record<string, string>;
