@@ -99,7 +99,7 @@ Usage:
                                              run one chat turn; TEXT "-" or none reads stdin
   playchat sessions list [--json]            list sessions, most recent first
   playchat sessions export ID [-o FILE]      write a session as JSON (stdout without -o)
-  playchat sessions import [--from native|chatgpt|claude|auto] FILE
+  playchat sessions import [--from auto|native|chatgpt|claude] FILE
                                              import a session file ("-" reads stdin) as a new session,
                                              or ChatGPT's or Claude's conversations.json as sessions
   playchat kb status [--json]                index status of the knowledge base folder

@@ -94,7 +94,7 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 func sessionsImport(ctx context.Context, args []string, env Env) error {
 	fs := flag.NewFlagSet("sessions import", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	from := fs.String("from", session.FromNative, "format of FILE: native (a playchat session file), chatgpt or claude (their conversations.json), or auto")
+	from := fs.String("from", session.FromAuto, "format of FILE: native (a playchat session file), chatgpt or claude (their conversations.json), or auto (the default: told apart by its content)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

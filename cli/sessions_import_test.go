@@ -25,8 +25,9 @@ func TestSessionsImportFromChatGPTAndClaudePrintsTheCounts(t *testing.T) {
 		t.Errorf("stdout = %q, want the first session's id", r.stdout)
 	}
 	claude := filepath.Join("..", "backend", "session", "testdata", "claude_conversations.json")
-	if r := runCLI(t, env, "", "sessions", "import", claude, "--from", "auto"); r.code != 0 || !strings.Contains(r.stderr, "imported 2 sessions with 6 messages from claude") {
-		t.Fatalf("auto import: exit %d, stderr %s", r.code, r.stderr)
+	// Without --from the format is told apart by the file's content.
+	if r := runCLI(t, env, "", "sessions", "import", claude); r.code != 0 || !strings.Contains(r.stderr, "imported 2 sessions with 6 messages from claude") {
+		t.Fatalf("import without --from: exit %d, stderr %s", r.code, r.stderr)
 	}
 	r = runCLI(t, env, "", "sessions", "list", "--json")
 	var rows []session.Summary
@@ -60,8 +61,8 @@ func TestSessionsImportOfABrokenExportStoresNothing(t *testing.T) {
 	if r := runCLI(t, env, "", "sessions", "list", "--json"); strings.TrimSpace(r.stdout) != "[]" {
 		t.Errorf("a refused import left sessions: %s", r.stdout)
 	}
-	// Without --from the file must be a native one, as before.
-	r = runCLI(t, env, "", "sessions", "import", filepath.Join("..", "backend", "session", "testdata", "claude_conversations.json"))
+	// --from native insists on a playchat session file.
+	r = runCLI(t, env, "", "sessions", "import", "--from", "native", filepath.Join("..", "backend", "session", "testdata", "claude_conversations.json"))
 	if r.code != 1 || !strings.Contains(r.stderr, "playchat session file") {
 		t.Errorf("a Claude file imported as native: exit %d, stderr %.300s", r.code, r.stderr)
 	}
