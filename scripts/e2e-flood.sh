@@ -70,23 +70,17 @@ wait_stored() { # STATUS N: polls every 10 ms for up to 60 s
 }
 
 # flood N LIMIT_MS NAME TEXT: sends TEXT; once the Nth complete reply is
-# stored, the window must end the turn (Stop turns back into an idle Send)
+# stored, the window must end the turn (the red Stop turns back into Send)
 # and the chat area settle within LIMIT_MS, showing the reply's end.
 flood() {
-  local base btn ended settled ms
+  local base ended settled ms
   # shellcheck disable=SC2086
   base=$("$XPROBE" hash $CHAT)
-  # The idle Send button as it looks with the input focused and empty.
-  xdotool mousemove --window "$WID" $((WW * 2 / 5)) $((WH - 60)) click 1
-  sleep 0.5
-  # shellcheck disable=SC2086
-  btn=$("$XPROBE" hash $BUTTON)
-  xdotool type --delay 40 "$4"
-  sleep 0.4
-  xdotool key Return
+  send "$4"
   wait_stored complete "$1"
+  # The red Stop button turns back into Send when the window ends the turn.
   # shellcheck disable=SC2086
-  ended=$("$XPROBE" same $BUTTON "$btn" 60000)
+  ended=$("$XPROBE" nored $BUTTON 60000)
   [ "$ended" -ge 0 ] || fail "$3: the window never ended the turn"
   # shellcheck disable=SC2086
   settled=$("$XPROBE" settle $CHAT "$base" 400 15000)

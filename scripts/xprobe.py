@@ -16,6 +16,8 @@ can be measured at ~5 ms resolution. Every command prints one number.
                                          it has been still for QUIET_MS; prints ms (from start)
                                          of its last change (-1: never changed or never still)
   xprobe.py same X Y W H HASH TIMEOUT_MS ms until the region's hash is HASH again (-1: never)
+  xprobe.py nored X Y W H TIMEOUT_MS     ms until the region holds no strong red (the Stop
+                                         button is gone; -1: never)
   xprobe.py drawn X Y W H TIMEOUT_MS     ms until the region shows more than a plain
                                          background (the page has rendered; -1: never)
   xprobe.py key KEYSYM X Y W H TIMEOUT_MS
@@ -105,6 +107,25 @@ def same(x, y, w, h, want, timeout):
     return -1
 
 
+def red_pixels(x, y, w, h):
+    data = root.get_image(x, y, w, h, X.ZPixmap, 0xFFFFFFFF).data
+    n = 0
+    for i in range(0, len(data) - 3, 4):  # BGRX
+        b, g, r = data[i], data[i + 1], data[i + 2]
+        if r > 170 and g < 110 and b < 110:
+            n += 1
+    return n
+
+
+def nored(x, y, w, h, timeout):
+    t0 = time.monotonic()
+    while ms_since(t0) < timeout:
+        if red_pixels(x, y, w, h) == 0:
+            return ms_since(t0)
+        time.sleep(0.005)
+    return -1
+
+
 def drawn(x, y, w, h, timeout):
     t0 = time.monotonic()
     while ms_since(t0) < timeout:
@@ -139,7 +160,7 @@ def main(argv):
     elif cmd == "hash":
         print(hexhash(*map(int, args)))
     else:
-        fn = {"changed": changed, "stable": stable, "frames": frames, "drawn": drawn}[cmd]
+        fn = {"changed": changed, "stable": stable, "frames": frames, "drawn": drawn, "nored": nored}[cmd]
         print(fn(*map(int, args)))
 
 
