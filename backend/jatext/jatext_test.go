@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 	"golang.org/x/text/width"
+
+	"playchat/backend/internal/testcorpus"
 )
 
 // halfWidth spells s the way old Japanese systems and some PDFs do:
@@ -168,27 +170,5 @@ func TestNormalizeAlignedMapsBackToTheOriginalRunes(t *testing.T) {
 	}
 }
 
-// corpusDir finds ../shared/corpus (the real Japanese Markdown) by walking up
-// from the package folder; PLAYCHAT_KB_CORPUS overrides. Tests that need it
-// skip when it is absent.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("PLAYCHAT_KB_CORPUS"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "corpus")
-		if fi, err := os.Stat(filepath.Join(c, "vue-docs-ja")); err == nil && fi.IsDir() {
-			return c
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Skip("../shared/corpus not found above " + wd + " (set PLAYCHAT_KB_CORPUS): corpus tests skipped")
-	return ""
-}
+// corpusDir is the real Japanese Markdown corpus (testcorpus.Dir).
+func corpusDir(t testing.TB) string { return testcorpus.Dir(t) }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 
 	"playchat/backend/apperr"
+	"playchat/backend/internal/testcorpus"
 )
 
 func mustParse(t *testing.T, name, in string) Doc {
@@ -259,29 +260,8 @@ func TestCorpusTitlesAndSections(t *testing.T) {
 	}
 }
 
-// corpusDir finds ../shared/corpus by walking up from the package folder;
-// PLAYCHAT_KB_CORPUS overrides; the test skips when it is absent.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("PLAYCHAT_KB_CORPUS"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "corpus")
-		if fi, err := os.Stat(filepath.Join(c, "vue-docs-ja")); err == nil && fi.IsDir() {
-			return c
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Skip("../shared/corpus not found above " + wd + " (set PLAYCHAT_KB_CORPUS): corpus tests skipped")
-	return ""
-}
+// corpusDir is the real Japanese Markdown corpus (testcorpus.Dir).
+func corpusDir(t testing.TB) string { return testcorpus.Dir(t) }
 
 // FuzzParse checks that no input makes Parse fail or panic, and that every
 // chunk is non-empty, trimmed and within MaxChunkRunes. `go test` runs the
