@@ -184,8 +184,10 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 	return out, nil
 }
 
-// historyMessages turns stored messages into request messages: failed
-// replies with no text are left out; partial replies go as they were shown.
+// historyMessages turns stored messages into request messages: replies with
+// no text (failed, or stopped before the first word) are left out, and the
+// question they answered joins the next one, so roles always alternate;
+// partial replies go as they were shown.
 func historyMessages(ms []store.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(ms))
 	for _, m := range ms {
@@ -193,6 +195,13 @@ func historyMessages(ms []store.Message) []llm.Message {
 			continue
 		}
 		if m.Role == store.RoleAssistant && strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		// A question whose reply is empty (stopped before the first word,
+		// or failed) would leave two user messages in a row, which strict
+		// providers refuse: it joins the next question instead.
+		if n := len(out); n > 0 && m.Role == store.RoleUser && out[n-1].Role == store.RoleUser {
+			out[n-1].Content += "\n\n" + m.Content
 			continue
 		}
 		out = append(out, llm.Message{Role: m.Role, Content: m.Content})

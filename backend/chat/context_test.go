@@ -167,3 +167,21 @@ func TestPinnedNotesOutrankRetrievedDocumentsWhenRoomIsShort(t *testing.T) {
 		t.Fatalf("the KB block should be the one cut; trimmed=%v", got.Trimmed)
 	}
 }
+
+// Stop before the first word (or a failed reply) leaves an empty reply; the
+// question it answered joins the next one, so the request never carries two
+// user messages in a row (strict providers refuse that), and nothing the
+// user typed is left out.
+func TestEmptyRepliesNeverLeaveTwoUserMessagesInARow(t *testing.T) {
+	u := func(s string) store.Message { return store.Message{Role: store.RoleUser, Content: s} }
+	a := func(s string) store.Message { return store.Message{Role: store.RoleAssistant, Content: s} }
+	got := historyMessages([]store.Message{u("A"), a(""), u("B"), a("  "), u("C"), a("reply"), u("D"), a(""), u("E")})
+	var roles []string
+	for _, m := range got {
+		roles = append(roles, m.Role+":"+m.Content)
+	}
+	want := []string{"user:A\n\nB\n\nC", "assistant:reply", "user:D\n\nE"}
+	if strings.Join(roles, "|") != strings.Join(want, "|") {
+		t.Fatalf("history = %q, want %q", roles, want)
+	}
+}
