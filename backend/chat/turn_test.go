@@ -270,7 +270,8 @@ func TestServerErrorsAndCutStreamsKeepTheUsersMessage(t *testing.T) {
 	}
 
 	// The next turn works, and the failed exchange is history (the error
-	// reply with no text is left out; the partial one is sent).
+	// reply with no text is left out and its question joins the next one,
+	// so roles alternate; the partial one is sent).
 	srv.Enqueue(llmtest.Text("直った", 2))
 	res, _, _ = turn(t, c, sid, "次")
 	if res.Err != nil || res.Reply.Content != "直った" {
@@ -281,7 +282,7 @@ func TestServerErrorsAndCutStreamsKeepTheUsersMessage(t *testing.T) {
 	for _, m := range withoutClock(reqs[len(reqs)-1].Messages)[1:] {
 		contents = append(contents, m.Content)
 	}
-	if got := strings.Join(contents, "|"); got != "壊れたサーバー|切れる|"+rec.text()+"|次" {
+	if got := strings.Join(contents, "|"); got != "壊れたサーバー\n\n切れる|"+rec.text()+"|次" {
 		t.Fatalf("history after failures = %q", got)
 	}
 }
