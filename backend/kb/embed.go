@@ -25,6 +25,8 @@ const (
 
 // embedState is the embedder's state, guarded by Service.mu.
 type embedState struct {
+	// running is true once Start has started the embedding loop.
+	running bool
 	busy    bool
 	err     string
 	backoff time.Duration

@@ -123,6 +123,9 @@ func (s *Service) Start(ctx context.Context) error {
 			}
 		}
 	}()
+	s.mu.Lock()
+	s.embed.running = true
+	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
 		s.embedLoop(s.ctx)
@@ -211,6 +214,11 @@ func (s *Service) idleLocked() bool {
 		return false
 	}
 	if s.watch != nil && s.watch.pendingCount() > 0 {
+		return false
+	}
+	// A wake-up the embedding loop has not taken yet is work to come (sections
+	// were written while it was busy with an earlier pass).
+	if s.embed.running && len(s.embed.wake) > 0 && s.embeddingModel() != "" {
 		return false
 	}
 	return !s.embed.busy
