@@ -128,9 +128,13 @@ describe('MessageInput', () => {
     await w.get('form').trigger('submit')
     expect(sent()).toEqual([])
     expect(w.find('[data-test="send"]').exists()).toBe(false)
-    await w.get('[data-test="stop"]').trigger('click')
+    const stop = w.get('[data-test="stop"]')
+    ;(stop.element as HTMLButtonElement).focus()
+    await stop.trigger('click')
     expect(w.emitted('stop')).toHaveLength(1)
     expect(textarea.value).toBe('next question')
+    // The keyboard goes back to the message box, not to the Stop button.
+    expect(document.activeElement).toBe(textarea)
   })
 
   it('shows the draft it is given and reports edits (v-model)', async () => {
