@@ -101,4 +101,22 @@ describe('LogViewer tokens', () => {
     expect(usage).toContain('2 calls')
     expect(usage).toContain('in 1200 / out 300')
   })
+
+  it('marks a call the user stopped as stopped, not as an error', async () => {
+    const stopped: LogEntry = {
+      ...entry(3, 0, 0), preview: '', error: 'cancelled',
+      errorInfo: { code: 'llm.cancelled', params: {}, message: 'cancelled' } as never,
+    }
+    const failed: LogEntry = {
+      ...entry(4, 0, 0), preview: '', error: 'provider returned 500: boom',
+      errorInfo: { code: 'llm.providerStatus', params: { status: 500, detail: 'boom' }, message: 'provider returned 500: boom' } as never,
+    }
+    logsApi.list.mockResolvedValue({ entries: [failed, stopped], total: 2, usage: [] })
+    const w = mount(LogViewer, { global: { plugins: [testI18n()] } })
+    await flushPromises()
+    const [first, second] = w.findAll('[data-test="log-entry"]')
+    expect(first.find('.badge.error').exists()).toBe(true)
+    expect(second.find('.badge.error').exists()).toBe(false)
+    expect(second.text()).toContain('Stopped')
+  })
 })

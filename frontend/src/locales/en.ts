@@ -182,6 +182,7 @@ const en: typeof ja = {
     session: 'Session',
     latency: 'Latency',
     time: 'Time',
+    stopped: 'Stopped',
     error: 'Error',
     request: 'Request',
     response: 'Response',

@@ -180,6 +180,7 @@ export default {
     session: 'セッション',
     latency: '所要時間',
     time: '日時',
+    stopped: '停止',
     error: 'エラー',
     request: 'リクエスト',
     response: 'レスポンス',
