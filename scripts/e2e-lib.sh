@@ -69,7 +69,16 @@ send() {
   wh=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
   xdotool mousemove --window "$WID" $((ww * 2 / 5)) $((wh - 60)) click 1
   sleep 0.3
-  xdotool type --delay 40 "$1"
+  # xdotool types a non-ASCII character by remapping a spare keycode; at
+  # 40 ms a character it has dropped one now and then (日本語でもう一度 →
+  # 日本語もう一度), so such text is typed slower (one invocation: separate
+  # ones restore the keymap before the app has read the key).
+  if LC_ALL=C grep -q '[^ -~]' <<<"$1"; then
+    xdotool type --delay 150 "$1"
+    sleep 0.4
+  else
+    xdotool type --delay 40 "$1"
+  fi
   # xdotool types non-ASCII by remapping a spare keycode; let the last
   # remapped key land before Enter.
   sleep 0.4
