@@ -8,14 +8,7 @@ import (
 
 func TestErrorInfoMigrationKeepsOldRepliesAndStoresNewOnes(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	old, err := OpenUnmigrated(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := old.MigrateTo(ctx, MigrationNoteVersion); err != nil {
-		t.Fatal(err)
-	}
+	old, path := openAt(t, MigrationNoteVersion)
 	for _, q := range []string{
 		`INSERT INTO sessions (id, title) VALUES ('s', 't')`,
 		`INSERT INTO messages (session_id, role, content, status, error) VALUES ('s', 'assistant', '', 'error', 'provider returned 500: boom')`,
@@ -44,4 +37,19 @@ func TestErrorInfoMigrationKeepsOldRepliesAndStoresNewOnes(t *testing.T) {
 	if len(ms) != 2 || ms[1].ErrorInfo != info {
 		t.Fatalf("new reply = %+v", ms)
 	}
+}
+
+// openAt returns a new database file in t.TempDir() migrated up to and
+// including step (a migration name), and its path.
+func openAt(t *testing.T, step string) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), FileName)
+	db, err := OpenUnmigrated(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MigrateTo(context.Background(), step); err != nil {
+		t.Fatal(err)
+	}
+	return db, path
 }

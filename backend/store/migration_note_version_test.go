@@ -2,20 +2,12 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 )
 
 func TestNoteVersionMigrationGivesExistingPagesVersionOne(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), FileName)
-	old, err := OpenUnmigrated(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := old.MigrateTo(ctx, MigrationToolActivity); err != nil {
-		t.Fatal(err)
-	}
+	old, path := openAt(t, MigrationToolActivity)
 	if _, err := old.Bun().ExecContext(ctx, `INSERT INTO note_pages (title, content) VALUES ('メモ', '一行目')`); err != nil {
 		t.Fatal(err)
 	}
