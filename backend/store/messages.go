@@ -9,6 +9,12 @@ import (
 
 // InsertMessage stores m (its ID and CreatedAt are filled in) and marks the
 // session as updated, in one transaction. Status defaults to complete.
+//
+// m.ParentID nil appends m to the session's selected branch (its parent is
+// the active leaf). m becomes the active leaf when its parent was the active
+// leaf (or the session was empty), so a reply to a question the user has
+// since switched away from is stored on its branch without taking the
+// window there. InsertBranch starts a sibling instead.
 func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 	if m.Status == "" {
 		m.Status = StatusComplete
@@ -17,8 +23,20 @@ func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 		m.CreatedAt = now()
 	}
 	return d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		leaf, err := activeLeaf(ctx, tx, m.SessionID)
+		if err != nil {
+			return err
+		}
+		if m.ParentID == nil {
+			m.ParentID = leaf
+		}
 		if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
 			return fmt.Errorf("insert message: %w", err)
+		}
+		if leaf == nil || (m.ParentID != nil && *m.ParentID == *leaf) {
+			if err := setActiveLeaf(ctx, tx, m.SessionID, m.ID); err != nil {
+				return err
+			}
 		}
 		return touchSession(ctx, tx, m.SessionID, m.CreatedAt)
 	})
@@ -33,27 +51,31 @@ func (d *DB) UpdateMessageResult(ctx context.Context, m *Message) error {
 	return err
 }
 
-// ActiveMessages returns the session's messages that are not archived, oldest
-// first: the short-term memory (context layer 5).
+// ActiveMessages returns the messages of the session's selected branch
+// (tree.go) that are not archived, oldest first: the short-term memory
+// (context layer 5) and what the summariser archives from.
 func (d *DB) ActiveMessages(ctx context.Context, sessionID string) ([]Message, error) {
 	var ms []Message
-	err := d.bun.NewSelect().Model(&ms).Where("session_id = ? AND archived_at IS NULL", sessionID).
+	err := d.bun.NewSelect().Model(&ms).
+		Where("session_id = ? AND archived_at IS NULL AND id IN ("+branchIDs+")", sessionID, sessionID).
 		Order("id ASC").Scan(ctx)
 	return ms, err
 }
 
-// SessionMessages returns every message of the session, archived ones
-// included, oldest first.
+// SessionMessages returns every message of the session, of every branch,
+// archived ones included, oldest first (export; BranchMessages is what the
+// window shows).
 func (d *DB) SessionMessages(ctx context.Context, sessionID string) ([]Message, error) {
 	var ms []Message
 	err := d.bun.NewSelect().Model(&ms).Where("session_id = ?", sessionID).Order("id ASC").Scan(ctx)
 	return ms, err
 }
 
-// CountActiveMessages counts the session's messages that are not archived.
+// CountActiveMessages counts the messages of the session's selected branch
+// that are not archived.
 func (d *DB) CountActiveMessages(ctx context.Context, sessionID string) (int, error) {
 	return d.bun.NewSelect().Model((*Message)(nil)).
-		Where("session_id = ? AND archived_at IS NULL", sessionID).Count(ctx)
+		Where("session_id = ? AND archived_at IS NULL AND id IN ("+branchIDs+")", sessionID, sessionID).Count(ctx)
 }
 
 // MessageTags returns the tags of the given messages, keyed by message id.

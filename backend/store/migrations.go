@@ -47,6 +47,29 @@ const (
 	// become origin discord, state delivered/cancelled/pending by their
 	// notified_at/cancelled_at.
 	MigrationReminders = "20261130000008_reminders_desktop"
+	// MigrationMessageTree makes messages a tree (issue 9, tree.go): each
+	// message's parent_id (NULL for a session's first message) and each
+	// session's active_leaf_id, the last message of the branch the window
+	// shows. Existing sessions become a single branch: each message's
+	// parent is the previous message of its session in id order, and the
+	// active leaf is the last one.
+	MigrationMessageTree = "20261201000009_message_tree"
+	// MigrationMessageSearch adds the search over every chat's messages
+	// (issue 9, message_search.go): message_fts, a contentless FTS5 table
+	// of kagome-segmented terms (backend/jatext, as the knowledge base),
+	// rowid = message id. SQLite cannot run kagome, so triggers only queue
+	// each inserted or edited message in message_search_pending (and drop
+	// a deleted one's terms); the store segments the queue before every
+	// search. Existing messages are queued here and indexed by the first
+	// search (or IndexPendingMessages) after the upgrade.
+	MigrationMessageSearch = "20261201000010_message_search"
+	// MigrationReminderNotify keeps what a desktop notification needs
+	// (issue 10, backend/reminders/desktop): a note on how the last
+	// delivery went when it reached the person only in part (e.g. "no
+	// notification service": shown in the window only), and when the
+	// person saw or acknowledged the last delivery (the window's badge
+	// counts delivered reminders not seen since).
+	MigrationReminderNotify = "20261201000012_reminder_notify"
 )
 
 type step struct {
@@ -230,6 +253,35 @@ var steps = []step{
 		`UPDATE reminders SET state = 'cancelled' WHERE cancelled_at IS NOT NULL`,
 		`UPDATE reminders SET state = 'delivered' WHERE cancelled_at IS NULL AND notified_at IS NOT NULL`,
 		`CREATE INDEX ix_reminders_state_due ON reminders(state, due_at)`,
+	}},
+	{MigrationMessageTree, []string{
+		`ALTER TABLE messages ADD COLUMN parent_id INTEGER REFERENCES messages(id) ON DELETE CASCADE`,
+		`ALTER TABLE sessions ADD COLUMN active_leaf_id INTEGER`,
+		`UPDATE messages SET parent_id = (SELECT MAX(p.id) FROM messages p
+			WHERE p.session_id = messages.session_id AND p.id < messages.id)`,
+		`UPDATE sessions SET active_leaf_id = (SELECT MAX(m.id) FROM messages m WHERE m.session_id = sessions.id)`,
+		`CREATE INDEX ix_messages_parent ON messages(parent_id, id)`,
+	}},
+	{MigrationMessageSearch, []string{
+		`CREATE VIRTUAL TABLE message_fts USING fts5(terms,
+			content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`,
+		`CREATE TABLE message_search_pending (message_id INTEGER NOT NULL PRIMARY KEY)`,
+		`CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN
+			INSERT OR IGNORE INTO message_search_pending (message_id) VALUES (new.id);
+		END`,
+		`CREATE TRIGGER messages_search_update AFTER UPDATE OF content ON messages
+			WHEN old.content IS NOT new.content BEGIN
+			INSERT OR IGNORE INTO message_search_pending (message_id) VALUES (new.id);
+		END`,
+		`CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN
+			DELETE FROM message_fts WHERE rowid = old.id;
+			DELETE FROM message_search_pending WHERE message_id = old.id;
+		END`,
+		`INSERT INTO message_search_pending (message_id) SELECT id FROM messages`,
+	}},
+	{MigrationReminderNotify, []string{
+		`ALTER TABLE reminders ADD COLUMN note TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE reminders ADD COLUMN seen_at DATETIME`,
 	}},
 }
 

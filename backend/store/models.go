@@ -36,8 +36,13 @@ type Session struct {
 type Message struct {
 	bun.BaseModel `bun:"table:messages"`
 
-	ID               int64      `bun:"id,pk,autoincrement"`
-	SessionID        string     `bun:"session_id"`
+	ID        int64  `bun:"id,pk,autoincrement"`
+	SessionID string `bun:"session_id"`
+	// ParentID is the message this one answers or follows (nil for the
+	// first message of a session): messages form a tree, and a regenerated
+	// reply or an edited question is a sibling of the one it replaces
+	// (tree.go).
+	ParentID         *int64     `bun:"parent_id"`
 	Role             string     `bun:"role"`
 	Content          string     `bun:"content"`
 	Status           string     `bun:"status"`

@@ -1,0 +1,198 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/uptrace/bun"
+)
+
+// The message tree (issue 9). Every message has a parent (nil for the
+// first message of a session); a regenerated reply or an edited question is
+// a new sibling of the message it replaces, so no version is overwritten.
+// sessions.active_leaf_id names the last message of the selected branch:
+// the path from it to the root is what the window shows, what the context
+// builder sends and what the summariser archives. A child's id is always
+// larger than its parent's (it is inserted later), so a branch in id order
+// is a branch from the root down.
+
+// branchIDs selects the ids of the session's selected branch (the path
+// from its active leaf to the root). A session whose active leaf was never
+// set (rows written by raw SQL) uses its newest message. UNION, not UNION
+// ALL, so even a corrupt cycle ends.
+const branchIDs = `WITH RECURSIVE path(id) AS (
+		SELECT COALESCE(s.active_leaf_id, (SELECT MAX(x.id) FROM messages x WHERE x.session_id = s.id))
+		FROM sessions s WHERE s.id = ?
+		UNION
+		SELECT p.parent_id FROM messages p JOIN path ON p.id = path.id WHERE p.parent_id IS NOT NULL
+	) SELECT id FROM path WHERE id IS NOT NULL`
+
+// BranchMessages returns the messages of the session's selected branch,
+// archived ones included, from the first message to the active leaf.
+func (d *DB) BranchMessages(ctx context.Context, sessionID string) ([]Message, error) {
+	var ms []Message
+	err := d.bun.NewSelect().Model(&ms).Where("session_id = ? AND id IN ("+branchIDs+")", sessionID, sessionID).
+		Order("id ASC").Scan(ctx)
+	return ms, err
+}
+
+// GetMessage returns the message with id, or an error wrapping ErrNotFound.
+func (d *DB) GetMessage(ctx context.Context, id int64) (Message, error) {
+	var m Message
+	if err := d.bun.NewSelect().Model(&m).Where("id = ?", id).Scan(ctx); err != nil {
+		return Message{}, notFound(err, fmt.Sprintf("message %d", id))
+	}
+	return m, nil
+}
+
+// ActiveLeaf returns the id of the last message of the session's selected
+// branch; 0 when the session has no message.
+func (d *DB) ActiveLeaf(ctx context.Context, sessionID string) (int64, error) {
+	leaf, err := activeLeaf(ctx, d.bun, sessionID)
+	if err != nil || leaf == nil {
+		return 0, err
+	}
+	return *leaf, nil
+}
+
+func activeLeaf(ctx context.Context, db bun.IDB, sessionID string) (*int64, error) {
+	var leaf sql.NullInt64
+	err := db.NewRaw(`SELECT COALESCE(s.active_leaf_id, (SELECT MAX(x.id) FROM messages x WHERE x.session_id = s.id))
+		FROM sessions s WHERE s.id = ?`, sessionID).Scan(ctx, &leaf)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !leaf.Valid) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("active leaf of session %s: %w", sessionID, err)
+	}
+	return &leaf.Int64, nil
+}
+
+func setActiveLeaf(ctx context.Context, db bun.IDB, sessionID string, id int64) error {
+	_, err := db.NewUpdate().Table("sessions").Set("active_leaf_id = ?", id).Where("id = ?", sessionID).Exec(ctx)
+	return err
+}
+
+// InsertBranch stores m as a child of parentID (nil: a new first message of
+// the session) — a sibling of the message it replaces — and selects it: it
+// becomes the session's active leaf. Like InsertMessage it fills in ID and
+// CreatedAt and marks the session as updated. The parent must be a message
+// of the same session, else the error wraps ErrNotFound.
+func (d *DB) InsertBranch(ctx context.Context, m *Message, parentID *int64) error {
+	if m.Status == "" {
+		m.Status = StatusComplete
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = now()
+	}
+	return d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if parentID != nil {
+			n, err := tx.NewSelect().Table("messages").Where("id = ? AND session_id = ?", *parentID, m.SessionID).Count(ctx)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return fmt.Errorf("message %d of session %s: %w", *parentID, m.SessionID, ErrNotFound)
+			}
+		}
+		m.ParentID = parentID
+		if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
+			return fmt.Errorf("insert message: %w", err)
+		}
+		if err := setActiveLeaf(ctx, tx, m.SessionID, m.ID); err != nil {
+			return err
+		}
+		return touchSession(ctx, tx, m.SessionID, m.CreatedAt)
+	})
+}
+
+// SelectMessage makes message id the end of the session's selected branch
+// (the regenerate of a reply selects the question it answers while the new
+// reply streams). The error wraps ErrNotFound when id is not a message of
+// the session.
+func (d *DB) SelectMessage(ctx context.Context, sessionID string, id int64) error {
+	res, err := d.bun.NewUpdate().Table("sessions").Set("active_leaf_id = ?", id).
+		Where("id = ? AND EXISTS (SELECT 1 FROM messages m WHERE m.id = ? AND m.session_id = ?)", sessionID, id, sessionID).
+		Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("message %d of session %s: %w", id, sessionID, ErrNotFound)
+	}
+	return nil
+}
+
+// SelectBranch switches the session to the branch through message id: the
+// active leaf becomes the newest leaf below it (the message of the subtree
+// with the largest id, which has no children since they would be newer). It
+// returns that leaf's id; the error wraps ErrNotFound when id is not a
+// message of the session.
+func (d *DB) SelectBranch(ctx context.Context, sessionID string, id int64) (int64, error) {
+	var leaf int64
+	err := d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		n, err := tx.NewSelect().Table("messages").Where("id = ? AND session_id = ?", id, sessionID).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("message %d of session %s: %w", id, sessionID, ErrNotFound)
+		}
+		if err := tx.NewRaw(`WITH RECURSIVE sub(id) AS (
+				SELECT ? UNION SELECT c.id FROM messages c JOIN sub ON c.parent_id = sub.id
+			) SELECT MAX(id) FROM sub`, id).Scan(ctx, &leaf); err != nil {
+			return err
+		}
+		return setActiveLeaf(ctx, tx, sessionID, leaf)
+	})
+	return leaf, err
+}
+
+// SiblingIDs returns, for each of the given messages of the session, the
+// ids of the messages that share its parent (itself included), oldest first.
+// A message without siblings maps to a list of one.
+func (d *DB) SiblingIDs(ctx context.Context, sessionID string, ms []Message) (map[int64][]int64, error) {
+	out := map[int64][]int64{}
+	if len(ms) == 0 {
+		return out, nil
+	}
+	parents := []int64{}
+	for _, m := range ms {
+		if m.ParentID != nil {
+			parents = append(parents, *m.ParentID)
+		}
+	}
+	var rows []struct {
+		ID       int64  `bun:"id"`
+		ParentID *int64 `bun:"parent_id"`
+	}
+	q := d.bun.NewSelect().Table("messages").Column("id", "parent_id").Where("session_id = ?", sessionID)
+	if len(parents) > 0 {
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("parent_id IS NULL").WhereOr("parent_id IN (?)", bun.In(parents))
+		})
+	} else {
+		q = q.Where("parent_id IS NULL")
+	}
+	if err := q.Order("id ASC").Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	byParent := map[int64][]int64{} // 0: the roots
+	for _, r := range rows {
+		var p int64
+		if r.ParentID != nil {
+			p = *r.ParentID
+		}
+		byParent[p] = append(byParent[p], r.ID)
+	}
+	for _, m := range ms {
+		var p int64
+		if m.ParentID != nil {
+			p = *m.ParentID
+		}
+		out[m.ID] = byParent[p]
+	}
+	return out, nil
+}
