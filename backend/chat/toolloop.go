@@ -66,7 +66,9 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 	for round := 0; ; round++ {
 		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens}
 		if toolsOn && round < maxRounds {
-			req.Tools = s.tools.Definitions()
+			if defs := s.tools.Definitions(); len(defs) > 0 {
+				req.Tools = defs
+			}
 		}
 		res, err := s.llm.Stream(ctx, req, onDelta)
 		r.requests++
@@ -151,13 +153,22 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 
 	var res tools.Result
 	var err error
+	var extra []event.ToolActivity // items the tool reported, stored after its own
 	switch {
 	case !ok:
 		err = apperr.New(apperr.ToolUnknown, map[string]any{"name": name})
 	case !json.Valid(args):
 		err = apperr.New(apperr.ToolBadArguments, nil)
 	default:
-		res, err = s.callTool(ctx, tool, tools.Call{SessionID: t.SessionID, Args: args})
+		res, err = s.callTool(ctx, tool, tools.Call{ID: call.ID, SessionID: t.SessionID, Model: t.Model, Args: args,
+			Report: func(a event.ToolActivity) {
+				// An extra item a tool shows (save_knowledge): emitted as
+				// it goes, stored once it has ended.
+				em.Emit(event.Event{Type: event.Tool, Value: a})
+				if a.Status != "running" {
+					extra = append(extra, a)
+				}
+			}})
 	}
 	content := res.Content
 	act.Status = "done"
@@ -177,6 +188,7 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 	}
 	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result, Error: act.Error}})
 	r.activity = append(r.activity, act)
+	r.activity = append(r.activity, extra...)
 	if err == nil && res.NotesUpdated {
 		em.Emit(event.Event{Type: event.NotesUpdated})
 	}

@@ -35,12 +35,26 @@ type Tool struct {
 	// result (so it can recover) and shown in the activity list; it never
 	// aborts the turn.
 	Run func(ctx context.Context, call Call) (Result, error)
+	// Enabled, when set, is asked before every request: a tool that is not
+	// enabled (web_search with no provider set up, read_knowledge with no
+	// entries) is left out of Definitions. nil means always offered.
+	Enabled func() bool
 }
 
 // Call is one invocation.
 type Call struct {
+	// ID is the tool call's id (unique in the turn), e.g. for naming the
+	// activity items a tool reports.
+	ID string
 	// SessionID is the session of the turn.
 	SessionID string
+	// Model is the turn's model ("provider/model"), for tools that ask it
+	// something (web_search summarises its results with it).
+	Model string
+	// Report, when set, shows an extra item in the turn's activity list
+	// (e.g. save_knowledge after web_search): send it once with Status
+	// "running" and again, with the same ID and every field, when it ends.
+	Report func(event.ToolActivity)
 	// Args is the arguments object as the model sent it (valid JSON; "{}"
 	// when the model sent nothing).
 	Args json.RawMessage
@@ -112,14 +126,16 @@ func (r *Registry) Len() int {
 	return len(r.tools)
 }
 
-// Definitions returns the tools as go-openai function definitions, sorted
-// by name (a stable order keeps provider-side prompt caches warm).
+// Definitions returns the enabled tools as go-openai function definitions,
+// sorted by name (a stable order keeps provider-side prompt caches warm).
 func (r *Registry) Definitions() []openai.Tool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	names := make([]string, 0, len(r.tools))
-	for n := range r.tools {
-		names = append(names, n)
+	for n, t := range r.tools {
+		if t.Enabled == nil || t.Enabled() {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	out := make([]openai.Tool, 0, len(names))

@@ -47,3 +47,23 @@ func TestDecodeArgsRejectsUnknownFieldsWithAMessageForTheModel(t *testing.T) {
 		t.Fatalf("unknown field: %v", err)
 	}
 }
+
+func TestDisabledToolsAreLeftOutOfDefinitions(t *testing.T) {
+	r := NewRegistry()
+	on := false
+	gated := tool("gated", `{"type":"object"}`)
+	gated.Enabled = func() bool { return on }
+	if err := r.Register(tool("always", `{"type":"object"}`), gated); err != nil {
+		t.Fatal(err)
+	}
+	if defs := r.Definitions(); len(defs) != 1 || defs[0].Function.Name != "always" {
+		t.Fatalf("disabled: %d definitions", len(defs))
+	}
+	on = true
+	if defs := r.Definitions(); len(defs) != 2 {
+		t.Fatalf("enabled: %d definitions", len(defs))
+	}
+	if _, ok := r.Get("gated"); !ok {
+		t.Fatal("a disabled tool must stay registered (a call to it still resolves)")
+	}
+}
