@@ -1,16 +1,22 @@
 // Package session exports one chat session as a versioned JSON document and
 // imports such a document back as a new session.
 //
-// The document (Format "playchat-session", Version 1):
+// The document (Format "playchat-session", Version 2):
 //
-//	{"format":"playchat-session","version":1,"exportedAt":"…",
+//	{"format":"playchat-session","version":2,"exportedAt":"…",
 //	 "session":{"id","title","model","createdAt","updatedAt"},
+//	 "activeLeafId":…,
 //	 "memories":[{"id","summary","messageCount","level","mergedInto","createdAt","tags"}],
-//	 "messages":[{"id","role","content","status","error","model","promptTokens",
+//	 "messages":[{"id","parentId","role","content","status","error","model","promptTokens",
 //	              "completionTokens","createdAt","archivedAt","memoryId","tags","toolActivity"}]}
 //
-// Ids inside a document only link its parts (a message's memoryId, a
-// memory's mergedInto); an import always creates a new session with new ids,
+// Version 2 added the message tree (issue 9): each message's parentId (absent
+// for a first message; a parent comes before its children) and the
+// activeLeafId ending the selected branch. A file whose messages have no
+// parentId at all (every version 1 file) is one branch in file order.
+//
+// Ids inside a document only link its parts (a message's memoryId and
+// parentId, a memory's mergedInto, activeLeafId); an import always creates a new session with new ids,
 // so importing the same file twice gives two copies and never overwrites.
 // Times are RFC 3339 in UTC.
 package session
@@ -27,17 +33,20 @@ import (
 // Format and Version identify the document.
 const (
 	Format  = "playchat-session"
-	Version = 1
+	Version = 2
 )
 
 // Document is an exported session.
 type Document struct {
-	Format     string       `json:"format"`
-	Version    int          `json:"version"`
-	ExportedAt time.Time    `json:"exportedAt"`
-	Session    Summary      `json:"session"`
-	Memories   []DocMemory  `json:"memories"`
-	Messages   []DocMessage `json:"messages"`
+	Format     string    `json:"format"`
+	Version    int       `json:"version"`
+	ExportedAt time.Time `json:"exportedAt"`
+	Session    Summary   `json:"session"`
+	// ActiveLeafID is the message ending the selected branch (absent: the
+	// last message).
+	ActiveLeafID *int64       `json:"activeLeafId,omitempty"`
+	Memories     []DocMemory  `json:"memories"`
+	Messages     []DocMessage `json:"messages"`
 }
 
 // DocMemory is one memory of a Document.
@@ -53,7 +62,10 @@ type DocMemory struct {
 
 // DocMessage is one message of a Document, archived ones included.
 type DocMessage struct {
-	ID               int64      `json:"id"`
+	ID int64 `json:"id"`
+	// ParentID is the message this one follows (absent for a first
+	// message); it must come earlier in the file.
+	ParentID         *int64     `json:"parentId,omitempty"`
 	Role             string     `json:"role"`
 	Content          string     `json:"content"`
 	Status           string     `json:"status"`
@@ -76,6 +88,10 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 		return Document{}, err
 	}
 	msgs, err := db.SessionMessages(ctx, sessionID)
+	if err != nil {
+		return Document{}, err
+	}
+	leaf, err := db.ActiveLeaf(ctx, sessionID)
 	if err != nil {
 		return Document{}, err
 	}
@@ -107,7 +123,7 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 			Level: m.Level, MergedInto: m.MergedInto, CreatedAt: m.CreatedAt.UTC(), Tags: memTags[m.ID]})
 	}
 	for _, m := range msgs {
-		dm := DocMessage{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Model: m.Model,
+		dm := DocMessage{ID: m.ID, ParentID: m.ParentID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Model: m.Model,
 			PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
 			MemoryID: m.MemoryID, Tags: msgTags[m.ID]}
 		if m.ToolActivity != "" {
@@ -118,6 +134,9 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 			dm.ArchivedAt = &t
 		}
 		doc.Messages = append(doc.Messages, dm)
+	}
+	if leaf != 0 {
+		doc.ActiveLeafID = &leaf
 	}
 	return doc, nil
 }

@@ -70,6 +70,15 @@ type Conversation struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	Messages  []ForeignMessage
+	// Parents keeps the conversation's branches (ChatGPT's edits and
+	// regenerations): Parents[i] is the index in Messages of message i's
+	// parent, -1 for a first message, always below i. nil chains the
+	// messages in order, one branch.
+	Parents []int
+	// Leaf is the index in Messages of the end of the branch the app
+	// showed, selected after the import (out of range: the last message).
+	// Read only when Parents is set.
+	Leaf int
 }
 
 // ForeignMessage is one message of a Conversation. Role is store.RoleUser or
@@ -272,6 +281,14 @@ func ValidateBatch(b Batch) error {
 				add("%s: the time is missing", at)
 			}
 		}
+		if c.Parents != nil && len(c.Parents) != len(c.Messages) {
+			add("%s: %d parents for %d messages", where, len(c.Parents), len(c.Messages))
+		}
+		for j, pi := range c.Parents {
+			if pi < -1 || pi >= j {
+				add("%s.messages[%d]: the parent %d is not an earlier message", where, j, pi)
+			}
+		}
 	}
 	if len(p) > 0 {
 		return &ValidationError{Problems: p}
@@ -303,12 +320,17 @@ func ImportBatch(ctx context.Context, db *store.DB, b Batch) (Report, error) {
 			if i == 0 {
 				rep.Session = sess
 			}
-			for _, m := range c.Messages {
-				row := store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: store.StatusComplete,
+			rows := make([]store.Message, len(c.Messages))
+			for j, m := range c.Messages {
+				rows[j] = store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: store.StatusComplete,
 					Model: m.Model, CreatedAt: m.CreatedAt.UTC()}
-				if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-					return err
-				}
+			}
+			leaf := -1 // without Parents, the last message
+			if c.Parents != nil {
+				leaf = c.Leaf
+			}
+			if err := writeTree(ctx, tx, sess.ID, rows, c.Parents, leaf, nil); err != nil {
+				return err
 			}
 			rep.Messages += len(c.Messages)
 		}

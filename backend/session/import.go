@@ -205,6 +205,13 @@ func Validate(doc Document) error {
 		if m.MemoryID != nil && m.ArchivedAt == nil {
 			add("messages[%d] has a memoryId but no archivedAt", i)
 		}
+		// The tree: a parent comes before its children.
+		if m.ParentID != nil && (!msgIDs[*m.ParentID] || *m.ParentID == m.ID) {
+			add("messages[%d].parentId %d does not name an earlier message of the file", i, *m.ParentID)
+		}
+	}
+	if doc.ActiveLeafID != nil && !msgIDs[*doc.ActiveLeafID] {
+		add("activeLeafId %d does not name a message of the file", *doc.ActiveLeafID)
 	}
 	if len(p) > 0 {
 		return &ValidationError{Problems: p}
@@ -248,7 +255,8 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 				}
 			}
 		}
-		for _, m := range doc.Messages {
+		rows := make([]store.Message, len(doc.Messages))
+		for i, m := range doc.Messages {
 			row := store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
 				Model: m.Model, PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
 				ToolActivity: string(m.ToolActivity)}
@@ -260,21 +268,50 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 				id := memMap[*m.MemoryID]
 				row.MemoryID = &id
 			}
-			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
-				return err
-			}
-			for _, tag := range m.Tags {
+			rows[i] = row
+		}
+		parents, leaf := docTree(doc)
+		return writeTree(ctx, tx, sess.ID, rows, parents, leaf, func(i int, row *store.Message) error {
+			for _, tag := range doc.Messages[i].Tags {
 				if _, err := tx.NewInsert().Model(&store.MessageTag{MessageID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
 					return err
 				}
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return Imported{}, fmt.Errorf("import session: %w", err)
 	}
 	return Imported{Session: sess, Messages: len(doc.Messages), Memories: len(doc.Memories)}, nil
+}
+
+// docTree is the document's message tree for writeTree: each message's
+// parent as an index (nil when no message names a parent: one branch in
+// file order) and the index of the active leaf (-1: the last message).
+// Validate has checked that every parent comes earlier.
+func docTree(doc Document) ([]int, int) {
+	index := make(map[int64]int, len(doc.Messages))
+	tree := false
+	for i, m := range doc.Messages {
+		index[m.ID] = i
+		tree = tree || m.ParentID != nil
+	}
+	leaf := -1
+	if doc.ActiveLeafID != nil {
+		leaf = index[*doc.ActiveLeafID]
+	}
+	if !tree {
+		return nil, leaf
+	}
+	parents := make([]int, len(doc.Messages))
+	for i, m := range doc.Messages {
+		parents[i] = -1
+		if m.ParentID != nil {
+			parents[i] = index[*m.ParentID]
+		}
+	}
+	return parents, leaf
 }
 
 // jsonProblem words a decoding error for people: a wrong type names the
