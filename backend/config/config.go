@@ -114,6 +114,10 @@ type Config struct {
 	// Reminders.
 	ReminderMaxAheadDays int // REMINDER_MAX_AHEAD_DAYS, days, 1–3650
 
+	// Desktop.
+	CloseToTray  bool // CLOSE_TO_TRAY: closing the window hides it while a tray host runs
+	StartAtLogin bool // START_AT_LOGIN: an XDG autostart entry starts playchat hidden at login
+
 	// Other.
 	DiscordBotToken string     // DISCORD_BOT_TOKEN (secret)
 	Debug           bool       // DEBUG
@@ -262,6 +266,10 @@ func (c *Config) set(key, v string) error {
 		c.DiscordBotToken = v
 	case "DEBUG":
 		c.Debug, _ = parseBool(v)
+	case "CLOSE_TO_TRAY":
+		c.CloseToTray, _ = parseBool(v)
+	case "START_AT_LOGIN":
+		c.StartAtLogin, _ = parseBool(v)
 	case "LOG_LEVEL":
 		return c.LogLevel.UnmarshalText([]byte(v))
 	case "UI_LANGUAGE":

@@ -95,6 +95,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		MaxOutputTokens:          1024,
 		ToolMaxRounds:            3,
 		ReminderMaxAheadDays:     365,
+		CloseToTray:              true,
 		OllamaAPIBase:            "http://localhost:11434",
 		LMStudioAPIBase:          "http://localhost:1234/v1",
 		SummarizeThreshold:       20,
@@ -127,6 +128,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"LOCAL_KB_TOP_K": "0", "LOCAL_KB_MIN_SCORE": "1", "KNOWLEDGE_BASE_DIR": "kb",
 		"TAVILY_API_KEY": "tvly-0123456789", "DISCORD_BOT_TOKEN": "discord.token.0123456789",
 		"DEBUG": "Yes", "LOG_LEVEL": "WARN", "UI_LANGUAGE": "JA",
+		"CLOSE_TO_TRAY": "off", "START_AT_LOGIN": "on",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -147,6 +149,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		LocalKBTopK: 0, LocalKBMinScore: 1, KnowledgeBaseDir: filepath.Join(dir, "kb"),
 		TavilyKey: "tvly-0123456789", DiscordBotToken: "discord.token.0123456789",
 		Debug: true, LogLevel: slog.LevelWarn, UILanguage: "ja", DataDir: dir,
+		CloseToTray: false, StartAtLogin: true,
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -386,8 +389,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 25 {
-		t.Errorf("Keys has %d entries, want 25", len(keys))
+	if len(keys) != 27 {
+		t.Errorf("Keys has %d entries, want 27", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
