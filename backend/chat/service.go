@@ -216,8 +216,15 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 		}
 	}
 
+	return s.launch(req.TurnID, sess.ID, model, user, newSession, set, em)
+}
+
+// launch registers the turn answering user (a stored user message, the end
+// of the session's selected branch) and streams its reply in the
+// background: the one turn pipeline Start, Regenerate and Edit share.
+func (s *Service) launch(turnID, sessionID, model string, user store.Message, newSession bool, set Settings, em event.Emitter) (*Turn, error) {
 	tctx, cancel := context.WithCancel(context.Background())
-	t := &Turn{ID: req.TurnID, SessionID: sess.ID, Model: model, UserMessage: user,
+	t := &Turn{ID: turnID, SessionID: sessionID, Model: model, UserMessage: user,
 		NewSession: newSession, cancel: cancel, done: make(chan struct{})}
 	s.mu.Lock()
 	if _, dup := s.turns[t.ID]; dup {
@@ -228,7 +235,7 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	s.turns[t.ID] = t
 	s.mu.Unlock()
 
-	em.Emit(event.Event{Type: event.SessionID, Value: sess.ID})
+	em.Emit(event.Event{Type: event.SessionID, Value: sessionID})
 	go s.run(tctx, t, set, em)
 	return t, nil
 }

@@ -44,7 +44,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 
 	r, err := s.streamReply(ctx, t, set, built.Messages, em)
 	text := r.text.String()
-	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: text, Model: t.Model,
+	reply := store.Message{SessionID: t.SessionID, ParentID: t.parentID(), Role: store.RoleAssistant, Content: text, Model: t.Model,
 		PromptTokens: r.promptTokens, CompletionTokens: r.completionTokens, Status: store.StatusComplete}
 	if len(r.activity) > 0 {
 		if b, jerr := json.Marshal(r.activity); jerr == nil {
@@ -106,7 +106,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	reply := store.Message{SessionID: t.SessionID, Role: store.RoleAssistant, Content: partial,
+	reply := store.Message{SessionID: t.SessionID, ParentID: t.parentID(), Role: store.RoleAssistant, Content: partial,
 		Status: store.StatusError, Error: userError(err), ErrorInfo: userInfoJSON(err), Model: t.Model}
 	if serr := s.db.InsertMessage(ctx, &reply); serr != nil {
 		s.log.Error("store failed reply", "err", serr)

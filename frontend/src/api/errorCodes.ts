@@ -4,10 +4,13 @@
 
 export const ERROR_CODES: Record<string, { template: string; params: string[] }> = {
   'app.starting': { template: "playchat is still starting", params: [] },
+  'chat.branchArchived': { template: "message {id} was summarised into long-term memory: messages above a summarised point cannot be edited or regenerated (edit a later message instead)", params: ['id'] },
   'chat.emptyMessage': { template: "the message is empty", params: [] },
   'chat.messageNotUtf8': { template: "the message is not valid UTF-8", params: [] },
   'chat.messageTooLong': { template: "the message is too long ({bytes} bytes, at most {maxMiB} MiB)", params: ['bytes', 'maxMiB'] },
   'chat.noModel': { template: "no model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings", params: [] },
+  'chat.notUserMessage': { template: "message {id} is not one of your messages in this chat", params: ['id'] },
+  'chat.nothingToRegenerate': { template: "there is no reply to regenerate in this chat", params: [] },
   'chat.tooLongForModel': { template: "the message is too long for this model: about {used} tokens, the context window allows {limit}", params: ['used', 'limit'] },
   'chat.toolLimit': { template: "{err} ({rounds} rounds): it kept calling tools and gave no answer", params: ['rounds'] },
   'chat.unreachable': { template: "cannot reach the model server at {host} ({reason})", params: ['host', 'reason', 'kind'] },

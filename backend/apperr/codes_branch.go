@@ -1,0 +1,25 @@
+package apperr
+
+// Codes of regenerating a reply and editing a sent message (issue 9,
+// backend/chat/branch.go). They live in their own file so they read
+// together; the templates join the table at init.
+const (
+	// ChatBranchArchived: message {id} was summarised into long-term memory (archived), so it cannot be edited or regenerated.
+	ChatBranchArchived Code = "chat.branchArchived"
+	// ChatNothingToRegenerate: the session's selected branch has no question to answer again.
+	ChatNothingToRegenerate Code = "chat.nothingToRegenerate"
+	// ChatNotUserMessage: message {id} is not a message the user sent in this session, so it cannot be edited.
+	ChatNotUserMessage Code = "chat.notUserMessage"
+)
+
+var branchTemplates = map[Code]string{
+	ChatBranchArchived:      "message {id} was summarised into long-term memory: messages above a summarised point cannot be edited or regenerated (edit a later message instead)",
+	ChatNothingToRegenerate: "there is no reply to regenerate in this chat",
+	ChatNotUserMessage:      "message {id} is not one of your messages in this chat",
+}
+
+func init() {
+	for c, t := range branchTemplates {
+		templates[c] = t
+	}
+}

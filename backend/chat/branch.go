@@ -1,0 +1,162 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"playchat/backend/apperr"
+	"playchat/backend/event"
+	"playchat/backend/session"
+	"playchat/backend/store"
+)
+
+// Regenerating a reply and editing a sent question (issue 9). Both keep the
+// earlier version: the new reply or question is a sibling of the old one in
+// the session's message tree (store/tree.go), selected at once, and the
+// reply streams through the same turn pipeline as Start's (launch, run).
+//
+// A message that was summarised into long-term memory (archived) cannot be
+// edited or regenerated: its text is already folded into a memory that
+// every branch below it reads, so a new version there would contradict the
+// memory. The error is apperr.ChatBranchArchived; edit a later message.
+
+// RegenerateRequest asks for the last reply of the selected branch again.
+type RegenerateRequest struct {
+	// TurnID names the turn's events; "" generates one.
+	TurnID    string
+	SessionID string
+	// Model writes the new reply ("" = the session's model, else
+	// DEFAULT_MODEL); a different model becomes the session's model, as
+	// with Start.
+	Model string
+}
+
+// EditRequest resends a user message with new text.
+type EditRequest struct {
+	// TurnID names the turn's events; "" generates one.
+	TurnID    string
+	SessionID string
+	// MessageID is the user message to edit (any on the selected branch or
+	// another one).
+	MessageID int64
+	// Text is the edited message (the rules of Start's Text).
+	Text string
+	// Model as RegenerateRequest.Model.
+	Model string
+}
+
+// Regenerate answers the last question of the session's selected branch
+// again: the new reply becomes a sibling of the reply it replaces (or the
+// first reply, when the question has none), and the branch ending at it is
+// selected. Events are Start's. Errors returned here mean nothing changed:
+// apperr.ChatNothingToRegenerate when the branch has no question,
+// apperr.ChatBranchArchived when the question was summarised.
+func (s *Service) Regenerate(ctx context.Context, req RegenerateRequest, em event.Emitter) (*Turn, error) {
+	sess, err := s.db.GetSession(ctx, req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	branch, err := s.db.BranchMessages(ctx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	var question *store.Message
+	for i := len(branch) - 1; i >= 0; i-- {
+		if branch[i].Role == store.RoleUser {
+			question = &branch[i]
+			break
+		}
+	}
+	if question == nil {
+		return nil, apperr.New(apperr.ChatNothingToRegenerate, nil)
+	}
+	if question.ArchivedAt != nil {
+		return nil, apperr.New(apperr.ChatBranchArchived, map[string]any{"id": question.ID})
+	}
+	model, set, err := s.turnModel(ctx, sess, req.Model)
+	if err != nil {
+		return nil, err
+	}
+	// The question becomes the end of the selected branch; the new reply,
+	// stored under it, extends the branch from there.
+	if err := s.db.SelectMessage(ctx, sess.ID, question.ID); err != nil {
+		return nil, err
+	}
+	return s.launch(turnID(req.TurnID), sess.ID, model, *question, false, set, em)
+}
+
+// Edit stores text as a new version of user message req.MessageID (a
+// sibling under the same parent, selected at once) and streams the reply to
+// it. Errors returned here mean nothing was stored: Start's message rules,
+// apperr.ChatNotUserMessage when the message is not a user message of the
+// session, apperr.ChatBranchArchived when it was summarised.
+func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (*Turn, error) {
+	if err := session.CheckUserMessage(req.Text); err != nil {
+		return nil, err
+	}
+	sess, err := s.db.GetSession(ctx, req.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	orig, err := s.db.GetMessage(ctx, req.MessageID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (orig.SessionID != sess.ID || orig.Role != store.RoleUser)) {
+		return nil, apperr.New(apperr.ChatNotUserMessage, map[string]any{"id": req.MessageID})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if orig.ArchivedAt != nil {
+		return nil, apperr.New(apperr.ChatBranchArchived, map[string]any{"id": orig.ID})
+	}
+	model, set, err := s.turnModel(ctx, sess, req.Model)
+	if err != nil {
+		return nil, err
+	}
+	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model}
+	if err := s.db.InsertBranch(ctx, &user, orig.ParentID); err != nil {
+		return nil, err
+	}
+	return s.launch(turnID(req.TurnID), sess.ID, model, user, false, set, em)
+}
+
+// turnModel resolves the model of a turn in an existing session as Start
+// does (the request's, the session's, DEFAULT_MODEL), checks it, and makes a
+// different one the session's model.
+func (s *Service) turnModel(ctx context.Context, sess store.Session, requested string) (string, Settings, error) {
+	set := s.settings()
+	model := firstNonEmpty(requested, sess.Model, set.DefaultModel)
+	if model == "" {
+		return "", set, ErrNoModel
+	}
+	if s.checkModel != nil {
+		if err := s.checkModel(model); err != nil {
+			return "", set, err
+		}
+	}
+	if model != strings.TrimSpace(sess.Model) {
+		if _, err := s.db.SetSessionModel(ctx, sess.ID, model); err != nil {
+			return "", set, err
+		}
+	}
+	return model, set, nil
+}
+
+func turnID(id string) string {
+	if id == "" {
+		return uuid.NewString()
+	}
+	return id
+}
+
+// parentID is where the turn's reply goes in the message tree: under the
+// question it answers (nil for a turn without a stored question).
+func (t *Turn) parentID() *int64 {
+	if t.UserMessage.ID == 0 {
+		return nil
+	}
+	id := t.UserMessage.ID
+	return &id
+}
