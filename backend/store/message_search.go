@@ -165,7 +165,7 @@ func (d *DB) IndexPendingMessages(ctx context.Context) (int, error) {
 }
 
 // SearchMessages finds the messages of every session (or of q.SessionID)
-// that hold every word of q.Text, newest first, with an excerpt around the
+// that hold every word of q.Text, the most recently stored first, with an excerpt around the
 // matches. Queued messages are indexed first. It returns ErrEmptySearch for
 // a query without a word, and the database's or dictionary's errors.
 func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit, error) {
@@ -210,7 +210,10 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 	if !q.To.IsZero() {
 		sel = sel.Where("m.created_at < ?", q.To.UTC())
 	}
-	if err := sel.OrderExpr("m.created_at DESC, m.id DESC").Limit(limit).Scan(ctx, &rows); err != nil {
+	// Newest stored first: FTS5 walks its rowids (message ids) backwards
+	// and stops at the limit, where sorting by created_at would read every
+	// match of a common word first.
+	if err := sel.OrderExpr("f.rowid DESC").Limit(limit).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("search messages: %w", err)
 	}
 	hits := make([]MessageHit, len(rows))
