@@ -98,6 +98,8 @@ Usage:
   playchat ask [--session ID] [--model M] [--json] TEXT
                                              run one chat turn; TEXT "-" or none reads stdin
   playchat sessions list [--json]            list sessions, most recent first
+  playchat sessions search [--json] [--limit N] [--session ID] [--from DAY] [--to DAY] QUERY
+                                             find messages of every chat holding every word of QUERY
   playchat sessions export ID [-o FILE]      write a session as JSON (stdout without -o)
   playchat sessions import [--from auto|native|chatgpt|claude] FILE
                                              import a session file ("-" reads stdin) as a new session,

@@ -15,7 +15,7 @@ import (
 
 func sessions(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
-		return usageError{"sessions needs a subcommand: list, export or import"}
+		return usageError{"sessions needs a subcommand: list, search, export or import"}
 	}
 	if isHelp(args[0]) {
 		return helpRequested{cmd: "sessions"}
@@ -27,6 +27,8 @@ func sessions(ctx context.Context, args []string, env Env) error {
 		return sessionsExport(ctx, args[1:], env)
 	case "import":
 		return sessionsImport(ctx, args[1:], env)
+	case "search":
+		return sessionsSearch(ctx, args[1:], env)
 	}
 	return usageError{fmt.Sprintf("unknown sessions subcommand %q", args[0])}
 }
