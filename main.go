@@ -37,6 +37,7 @@ var version = "0.1.0-dev"
 
 func main() {
 	app.Version, cli.Version = version, version
+	app.Icon = icon
 	if cli.IsCommand(os.Args[1:]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Environ: os.Environ()})
@@ -66,6 +67,7 @@ func runWindow() (err error) {
 		}
 	}()
 	a := app.New(core.Options{Environ: os.Environ()})
+	startHidden := a.StartHidden(os.Args[1:]) // --hidden (autostart) with a tray to show it from
 	return wails.Run(&options.App{
 		Title:            "playchat",
 		Width:            1200,
@@ -77,6 +79,8 @@ func runWindow() (err error) {
 		OnStartup:        a.Startup,
 		OnDomReady:       a.DomReady,
 		OnShutdown:       a.Shutdown,
+		OnBeforeClose:    a.BeforeClose, // hides to the tray (CLOSE_TO_TRAY)
+		StartHidden:      startHidden,
 		Bind:             a.Services(),
 		ErrorFormatter:   app.FormatError,
 		Linux:            &linux.Options{ProgramName: "playchat", Icon: icon},

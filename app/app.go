@@ -34,6 +34,9 @@ type App struct {
 
 	// selfTestReports carries the page's answers during a self-test.
 	selfTestReports chan string
+
+	// desk is the tray, close-to-tray and start-at-login state (tray.go).
+	desk desktop
 }
 
 // New returns an App that will open the core with opts at start-up.
@@ -76,6 +79,8 @@ func (a *App) Startup(ctx context.Context) {
 	if err := c.StartReminders(ctx, reminders.LogNotifier{Log: c.Log}); err != nil {
 		c.Log.Warn("reminders scheduler", "err", err)
 	}
+	// The tray icon and start-at-login (tray.go), off the start-up path.
+	go a.startDesktop(ctx, c)
 }
 
 // DomReady runs once the page is loaded. Wails (v2.13+) itself re-applies
@@ -93,6 +98,9 @@ func (a *App) SecondInstance(options.SecondInstanceData) {
 	if p := a.plat(); p != nil {
 		p.Show()
 	}
+	if t := a.trayIcon(); t != nil {
+		t.SetWindowVisible(true) // it may have been hidden in the tray
+	}
 }
 
 // Shutdown stops running turns (their partial replies are stored), waits
@@ -105,6 +113,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	if c != nil {
 		c.Close()
 	}
+	a.stopDesktop() // last: the tray closes the shared session bus connection
 }
 
 // Services returns every bound service, for options.App.Bind.

@@ -36,6 +36,7 @@ func (s *SettingsService) Get() (SettingsView, error) {
 		f.Error = invalid[k.Name]
 		view.Fields = append(view.Fields, f)
 	}
+	view.Desktop = s.app.desktopStatus(context.Background())
 	return view, nil
 }
 
@@ -62,6 +63,7 @@ func (s *SettingsService) Save(u SettingsUpdate) (SettingsView, error) {
 	if err := c.SaveSettings(context.Background(), set, u.Clear); err != nil {
 		return SettingsView{}, err
 	}
+	s.app.applyDesktopSettings(c) // START_AT_LOGIN's entry, the tray's language
 	return s.Get()
 }
 

@@ -187,6 +187,8 @@ type SettingField struct {
 type SettingsView struct {
 	Fields  []SettingField `json:"fields"`
 	DataDir string         `json:"dataDir"`
+	// Desktop says what closing the window and START_AT_LOGIN do here.
+	Desktop DesktopStatus `json:"desktop"`
 }
 
 // SettingsUpdate saves GUI settings. Values maps a key to its new value (an

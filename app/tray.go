@@ -1,0 +1,309 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	wailsrt "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"playchat/backend/autostart"
+	"playchat/backend/core"
+	"playchat/backend/reminders"
+	"playchat/backend/tray"
+)
+
+// Icon is the app icon (build/appicon.png), set by main; the tray draws it.
+var Icon []byte
+
+// Events the tray sends the window.
+const (
+	// EventTrayNewChat asks the window to open a new, empty chat.
+	EventTrayNewChat = "tray:newChat"
+	// EventTrayOpenSession asks the window to open a chat; data is the
+	// session id (a string).
+	EventTrayOpenSession = "tray:openSession"
+)
+
+// hostTimeout bounds the D-Bus question "is there a tray?".
+const hostTimeout = 2 * time.Second
+
+// desktop is the window's tray, close-to-tray and start-at-login state.
+// Its zero value works (no tray yet).
+type desktop struct {
+	// pause is the tray's "Pause notifications for 1 hour": the desktop
+	// notifier consults it (App.NotificationPause).
+	pause reminders.Pause
+
+	mu           sync.Mutex
+	ctx          context.Context
+	tray         trayUI
+	stopped      bool
+	autostartErr error
+
+	// quitting is set by Quit so BeforeClose lets the window close.
+	quitting atomic.Bool
+	// startHidden is set when the window starts hidden in the tray.
+	startHidden bool
+
+	// hostPresent answers whether a tray host runs (nil = tray.HostPresent).
+	hostPresent func(context.Context) (bool, error)
+	// win hides, shows and quits the window (nil = the Wails runtime).
+	win windowOps
+}
+
+// trayUI is the running tray icon (*tray.Tray; tests pass a fake).
+type trayUI interface {
+	SetWindowVisible(visible bool)
+	Refresh()
+	Stop()
+}
+
+// windowOps is the seam to the Wails window (tests pass a fake).
+type windowOps interface {
+	Hide(ctx context.Context)
+	Show(ctx context.Context)
+	Quit(ctx context.Context)
+}
+
+type wailsWindow struct{}
+
+func (wailsWindow) Hide(ctx context.Context) { wailsrt.WindowHide(ctx) }
+func (wailsWindow) Show(ctx context.Context) {
+	wailsrt.WindowUnminimise(ctx)
+	wailsrt.WindowShow(ctx)
+}
+func (wailsWindow) Quit(ctx context.Context) { wailsrt.Quit(ctx) }
+
+func (d *desktop) window() windowOps {
+	if d.win == nil {
+		return wailsWindow{}
+	}
+	return d.win
+}
+
+func (d *desktop) hostCheck(ctx context.Context) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, hostTimeout)
+	defer cancel()
+	if d.hostPresent != nil {
+		return d.hostPresent(ctx)
+	}
+	return tray.HostPresent(ctx)
+}
+
+// NotificationPause is the tray's pause: a notifier skips the desktop
+// pop-up while it is Paused (the reminder is still delivered in the window).
+func (a *App) NotificationPause() reminders.Pauser { return &a.desk.pause }
+
+// StartHidden reports whether the window should start hidden in the tray
+// (options.App.StartHidden), and remembers it: args (os.Args[1:]) hold
+// --hidden (the autostart entry's) and a tray host runs to show it from.
+// Without a tray the window opens as usual. Call it before wails.Run.
+func (a *App) StartHidden(args []string) bool {
+	if !slices.Contains(args, autostart.HiddenFlag) {
+		return false
+	}
+	ok, err := a.desk.hostCheck(context.Background())
+	if !ok {
+		slog.Info("starting with the window shown: --hidden needs a system tray", "reason", err)
+	}
+	a.desk.startHidden = ok
+	return ok
+}
+
+// startDesktop starts the tray (where the session bus has one) and renews
+// the autostart entry when START_AT_LOGIN is on (the binary may have
+// moved). Startup runs it in a goroutine: nothing here may block the window.
+func (a *App) startDesktop(ctx context.Context, c *core.Core) {
+	a.desk.mu.Lock()
+	a.desk.ctx = ctx
+	a.desk.mu.Unlock()
+	if c.Config().StartAtLogin {
+		a.setAutostart(true)
+	}
+	t, err := tray.Start(tray.Options{
+		Icon:       Icon,
+		Language:   func() string { return uiLanguage(c) },
+		Reminders:  c.Reminders,
+		Pause:      &a.desk.pause,
+		Zone:       c.Reminders.Zone(),
+		OnOpen:     func() { a.showWindow() },
+		OnNewChat:  func() { a.showWindow(); a.emit(EventTrayNewChat, nil) },
+		OnReminder: func(r reminders.Reminder) { a.showWindow(); a.emit(EventTrayOpenSession, r.SessionID) },
+		OnQuit:     func() { a.Quit() },
+		Log:        c.Log,
+	})
+	if err != nil {
+		c.Log.Info("no system tray icon", "err", err)
+		return
+	}
+	t.SetWindowVisible(!a.desk.startHidden)
+	a.desk.mu.Lock()
+	defer a.desk.mu.Unlock()
+	if a.desk.stopped {
+		go t.Stop()
+		return
+	}
+	a.desk.tray = t
+}
+
+// stopDesktop removes the tray icon (Shutdown, after the core closed: the
+// tray closes the shared session bus connection).
+func (a *App) stopDesktop() {
+	a.desk.mu.Lock()
+	t := a.desk.tray
+	a.desk.tray, a.desk.stopped = nil, true
+	a.desk.mu.Unlock()
+	if t != nil {
+		t.Stop()
+	}
+}
+
+func (a *App) trayIcon() trayUI {
+	a.desk.mu.Lock()
+	defer a.desk.mu.Unlock()
+	return a.desk.tray
+}
+
+func (a *App) windowCtx() context.Context {
+	a.desk.mu.Lock()
+	defer a.desk.mu.Unlock()
+	return a.desk.ctx
+}
+
+func (a *App) emit(name string, data any) {
+	if p := a.plat(); p != nil {
+		p.Emit(name, data)
+	}
+}
+
+// showWindow shows the (possibly hidden) window and tells the tray.
+func (a *App) showWindow() {
+	if ctx := a.windowCtx(); ctx != nil {
+		a.desk.window().Show(ctx)
+	}
+	if t := a.trayIcon(); t != nil {
+		t.SetWindowVisible(true)
+	}
+}
+
+// Quit ends the app cleanly (the tray's Quit): Wails runs Shutdown, which
+// stores running turns and closes the database.
+func (a *App) Quit() {
+	a.desk.quitting.Store(true)
+	if ctx := a.windowCtx(); ctx != nil {
+		a.desk.window().Quit(ctx)
+	}
+}
+
+// BeforeClose is options.App.OnBeforeClose: closing the window hides it to
+// the tray (returning true keeps the app running) while CLOSE_TO_TRAY is on,
+// the tray icon runs and a tray host shows it; otherwise the app quits as
+// before. Quit (the tray's) always quits.
+func (a *App) BeforeClose(ctx context.Context) bool {
+	if a.desk.quitting.Load() {
+		return false
+	}
+	c, err := a.backend()
+	if err != nil || !c.Config().CloseToTray {
+		return false
+	}
+	t := a.trayIcon()
+	if t == nil {
+		return false
+	}
+	if ok, err := a.desk.hostCheck(ctx); !ok {
+		c.Log.Info("closing quits: no system tray to hide in", "err", err)
+		return false
+	}
+	a.desk.window().Hide(ctx)
+	t.SetWindowVisible(false)
+	return true
+}
+
+// applyDesktopSettings follows saved settings: the autostart entry for
+// START_AT_LOGIN (written or removed when it differs) and the tray's
+// language.
+func (a *App) applyDesktopSettings(c *core.Core) {
+	cfg := c.Config()
+	environ := os.Environ()
+	if cfg.StartAtLogin != autostart.Enabled(environ) || (!autostart.Supported(runtime.GOOS) && cfg.StartAtLogin) {
+		a.setAutostart(cfg.StartAtLogin)
+	} else {
+		a.desk.mu.Lock()
+		a.desk.autostartErr = nil
+		a.desk.mu.Unlock()
+	}
+	if t := a.trayIcon(); t != nil {
+		t.Refresh()
+	}
+}
+
+// setAutostart writes or removes the autostart entry; a failure is kept
+// for Settings to show.
+func (a *App) setAutostart(on bool) {
+	exe, err := autostart.Executable()
+	if err == nil || !on {
+		err = autostart.Set(on, exe, os.Environ())
+	}
+	if err != nil {
+		slog.Warn("start at login", "on", on, "err", err)
+	}
+	a.desk.mu.Lock()
+	a.desk.autostartErr = err
+	a.desk.mu.Unlock()
+}
+
+// DesktopStatus tells Settings what closing the window and start-at-login
+// do on this desktop.
+type DesktopStatus struct {
+	// TrayAvailable is true while a tray host shows playchat's icon, so
+	// closing the window hides it (with CLOSE_TO_TRAY on).
+	TrayAvailable bool `json:"trayAvailable"`
+	// TrayReason says why there is no tray ("" when there is), in English.
+	TrayReason string `json:"trayReason"`
+	// AutostartSupported is false where START_AT_LOGIN cannot work yet
+	// (Windows, macOS).
+	AutostartSupported bool `json:"autostartSupported"`
+	// AutostartError is the last failure writing or removing the autostart
+	// entry ("" when none), in English.
+	AutostartError string `json:"autostartError"`
+}
+
+// desktopStatus answers Settings (SettingsView.Desktop).
+func (a *App) desktopStatus(ctx context.Context) DesktopStatus {
+	st := DesktopStatus{AutostartSupported: autostart.Supported(runtime.GOOS)}
+	ok, err := a.desk.hostCheck(ctx)
+	if ok && a.trayIcon() == nil {
+		ok, err = false, errors.New("the tray icon could not be started (see the log)")
+	}
+	st.TrayAvailable = ok
+	if !ok {
+		st.TrayReason = "no system tray"
+		if err != nil {
+			st.TrayReason = err.Error()
+		}
+	}
+	a.desk.mu.Lock()
+	if a.desk.autostartErr != nil {
+		st.AutostartError = a.desk.autostartErr.Error()
+	}
+	a.desk.mu.Unlock()
+	return st
+}
+
+// uiLanguage resolves UI_LANGUAGE ("auto" follows the OS locale) to "ja"
+// or "en".
+func uiLanguage(c *core.Core) string {
+	switch l := c.Config().UILanguage; l {
+	case "ja", "en":
+		return l
+	}
+	return osLocale()
+}
