@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -26,11 +27,22 @@ var ErrNoHost = errors.New("no system tray on this desktop (no StatusNotifierWat
 // error with false, or an error (no session bus), both mean no tray; the
 // error then says why. Needs no running tray.
 func HostPresent(ctx context.Context) (bool, error) {
-	conn, err := dbus.SessionBus()
+	conn, err := sessionBus()
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", ErrNoHost, err)
 	}
 	return hostPresent(ctx, conn)
+}
+
+// sessionBus returns the shared session bus connection (the one systray
+// uses). Without DBUS_SESSION_BUS_ADDRESS it fails at once instead of
+// letting godbus run dbus-launch, which would start a stray bus (and an X
+// client) for a process that has no desktop session.
+func sessionBus() (*dbus.Conn, error) {
+	if a := os.Getenv("DBUS_SESSION_BUS_ADDRESS"); a == "" || a == "autolaunch:" {
+		return nil, errors.New("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
+	}
+	return dbus.SessionBus()
 }
 
 func hostPresent(ctx context.Context, conn *dbus.Conn) (bool, error) {

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"fyne.io/systray"
-	"github.com/godbus/dbus/v5"
 
 	"playchat/backend/reminders"
 )
@@ -139,7 +138,7 @@ func start(o Options) (*Tray, error) {
 	}
 	// systray connects to the shared session bus connection without
 	// reporting a failure; connecting first makes one an error here.
-	if _, err := dbus.SessionBus(); err != nil {
+	if _, err := sessionBus(); err != nil {
 		return nil, fmt.Errorf("tray: session bus: %w", err)
 	}
 	t := &Tray{o: o, plain: plain, badged: badged, kick: make(chan struct{}, 1),

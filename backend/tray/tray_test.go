@@ -3,6 +3,7 @@ package tray
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/png"
 	"os"
@@ -93,6 +94,17 @@ func TestUnseenCountsDeliveriesAndFailuresSinceTheWindowWasHidden(t *testing.T) 
 	}
 	if n := unseen(rs, time.Time{}); n != 0 {
 		t.Errorf("unseen with the window shown = %d, want 0", n)
+	}
+}
+
+func TestHostPresentWithoutASessionBusSaysSoWithoutLaunchingOne(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	ok, err := HostPresent(context.Background())
+	if ok || !errors.Is(err, ErrNoHost) || !strings.Contains(err.Error(), "DBUS_SESSION_BUS_ADDRESS") {
+		t.Errorf("HostPresent with no session bus = %v, %v; want false and ErrNoHost naming DBUS_SESSION_BUS_ADDRESS", ok, err)
+	}
+	if _, err := Start(Options{Icon: testIcon(t)}); err == nil || errors.Is(err, ErrStarted) {
+		t.Errorf("Start with no session bus = %v, want a session bus error", err)
 	}
 }
 
