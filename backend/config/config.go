@@ -109,7 +109,15 @@ type Config struct {
 	LocalKBTopK           int     // LOCAL_KB_TOP_K, documents, ≥ 0
 	LocalKBMinScore       float64 // LOCAL_KB_MIN_SCORE, cosine similarity in [0, 1]
 	KnowledgeBaseDir      string  // KNOWLEDGE_BASE_DIR resolved: absolute when DataDir is, never ""
-	TavilyKey             string  // TAVILY_API_KEY (secret)
+
+	// Web search.
+	WebSearchProvider  string // WEB_SEARCH_PROVIDER: auto, tavily, brave, searxng or off
+	TavilyKey          string // TAVILY_API_KEY (secret)
+	TavilyBaseURL      string // TAVILY_BASE_URL; "" means https://api.tavily.com
+	BraveKey           string // BRAVE_API_KEY (secret)
+	BraveBaseURL       string // BRAVE_BASE_URL; "" means https://api.search.brave.com
+	SearXNGURL         string // SEARXNG_URL; "" means no SearXNG
+	KnowledgeReuseDays int    // KNOWLEDGE_REUSE_DAYS, days, 0–365
 
 	// Reminders.
 	ReminderMaxAheadDays int // REMINDER_MAX_AHEAD_DAYS, days, 1–3650
@@ -260,8 +268,20 @@ func (c *Config) set(key, v string) error {
 		c.LocalKBMinScore = f
 	case "KNOWLEDGE_BASE_DIR":
 		c.KnowledgeBaseDir = knowledgeBaseDir(v, c.DataDir)
+	case "WEB_SEARCH_PROVIDER":
+		c.WebSearchProvider = v
 	case "TAVILY_API_KEY":
 		c.TavilyKey = v
+	case "TAVILY_BASE_URL":
+		c.TavilyBaseURL = v
+	case "BRAVE_API_KEY":
+		c.BraveKey = v
+	case "BRAVE_BASE_URL":
+		c.BraveBaseURL = v
+	case "SEARXNG_URL":
+		c.SearXNGURL = v
+	case "KNOWLEDGE_REUSE_DAYS":
+		c.KnowledgeReuseDays = atoi()
 	case "DISCORD_BOT_TOKEN":
 		c.DiscordBotToken = v
 	case "DEBUG":

@@ -101,6 +101,8 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		SummarizeThreshold:       20,
 		SessionNotesContentLimit: 8000,
 		KnowledgeContextLimit:    15,
+		WebSearchProvider:        "auto",
+		KnowledgeReuseDays:       7,
 		LocalKBTopK:              3,
 		LocalKBMinScore:          0.75,
 		KnowledgeBaseDir:         filepath.Join(dir, "knowledge_base"),
@@ -129,6 +131,8 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"TAVILY_API_KEY": "tvly-0123456789", "DISCORD_BOT_TOKEN": "discord.token.0123456789",
 		"DEBUG": "Yes", "LOG_LEVEL": "WARN", "UI_LANGUAGE": "JA",
 		"CLOSE_TO_TRAY": "off", "START_AT_LOGIN": "on",
+		"WEB_SEARCH_PROVIDER": "Brave", "TAVILY_BASE_URL": "https://tavily.test", "BRAVE_API_KEY": "brave-0123456789",
+		"BRAVE_BASE_URL": "https://brave.test", "SEARXNG_URL": "http://127.0.0.1:8888", "KNOWLEDGE_REUSE_DAYS": "0",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -150,6 +154,8 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		TavilyKey: "tvly-0123456789", DiscordBotToken: "discord.token.0123456789",
 		Debug: true, LogLevel: slog.LevelWarn, UILanguage: "ja", DataDir: dir,
 		CloseToTray: false, StartAtLogin: true,
+		WebSearchProvider: "brave", TavilyBaseURL: "https://tavily.test", BraveKey: "brave-0123456789",
+		BraveBaseURL: "https://brave.test", SearXNGURL: "http://127.0.0.1:8888", KnowledgeReuseDays: 0,
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -389,8 +395,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 27 {
-		t.Errorf("Keys has %d entries, want 27", len(keys))
+	if len(keys) != 33 {
+		t.Errorf("Keys has %d entries, want 33", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
@@ -469,7 +475,8 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 			t.Errorf("%s: Resolve error %v, want a ValueError for it from the environment", s.Name, err)
 		}
 		field := map[string]string{"OPENAI_BASE_URL": c.OpenAIBaseURL, "ANTHROPIC_BASE_URL": c.AnthropicBaseURL,
-			"OLLAMA_API_BASE": c.OllamaAPIBase, "LM_STUDIO_API_BASE": c.LMStudioAPIBase}
+			"OLLAMA_API_BASE": c.OllamaAPIBase, "LM_STUDIO_API_BASE": c.LMStudioAPIBase,
+			"TAVILY_BASE_URL": c.TavilyBaseURL, "BRAVE_BASE_URL": c.BraveBaseURL, "SEARXNG_URL": c.SearXNGURL}
 		got, ok := field[s.Name]
 		if !ok {
 			t.Errorf("%s: a URL key this test does not know; add its Config field", s.Name)
@@ -485,7 +492,7 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 // first, in the "models" group, and the groups follow Groups().
 func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
 	keys := Keys()
-	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "advanced"}) {
+	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "advanced"}) {
 		t.Fatalf("Groups() = %v", got)
 	}
 	group := map[string]string{}
@@ -502,7 +509,9 @@ func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
 		t.Errorf("first key = %s, want DEFAULT_MODEL", keys[0].Name)
 	}
 	for name, want := range map[string]string{"SUMMARY_MODEL": GroupMemory, "EMBEDDING_MODEL": GroupKnowledge,
-		"KNOWLEDGE_BASE_DIR": GroupKnowledge, "DEBUG": GroupAdvanced, "UI_LANGUAGE": GroupAdvanced} {
+		"KNOWLEDGE_BASE_DIR": GroupKnowledge, "DEBUG": GroupAdvanced, "UI_LANGUAGE": GroupAdvanced,
+		"WEB_SEARCH_PROVIDER": GroupWebSearch, "TAVILY_API_KEY": GroupWebSearch, "BRAVE_API_KEY": GroupWebSearch,
+		"SEARXNG_URL": GroupWebSearch, "KNOWLEDGE_REUSE_DAYS": GroupWebSearch} {
 		if group[name] != want {
 			t.Errorf("%s in group %q, want %q", name, group[name], want)
 		}

@@ -28,13 +28,14 @@ const (
 const (
 	GroupModels    = "models"    // the default model, API keys and provider URLs
 	GroupMemory    = "memory"    // summaries of old messages and pinned notes
-	GroupKnowledge = "knowledge" // the local knowledge base and web search
+	GroupKnowledge = "knowledge" // the local knowledge base and learned knowledge in the context
+	GroupWebSearch = "websearch" // the web_search provider, its keys and addresses, reuse of results
 	GroupAdvanced  = "advanced"  // token budgets, tools, the UI language, diagnostics, Discord
 )
 
 // Groups lists the Group* constants in display order. The result is a fresh copy.
 func Groups() []string {
-	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupAdvanced}
+	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupAdvanced}
 }
 
 // Key describes one configuration key.
@@ -114,8 +115,24 @@ var specs = []spec{
 		min: 0, max: 1, hasMin: true, hasMax: true},
 	intAtLeast(Key{Name: "KNOWLEDGE_CONTEXT_LIMIT", Label: "Learned knowledge headings", Default: "15", Group: GroupKnowledge, Kind: KindInt,
 		Doc: `Headings of recent learned-knowledge entries included in the context (≥ 0; 0 disables).`}, 0),
-	{Key: Key{Name: "TAVILY_API_KEY", Label: "Tavily web search API key", Group: GroupKnowledge, Secret: true, Kind: KindString,
-		Doc: `API key for Tavily web search (the web_search tool).`}},
+
+	// web search (issue 11, backend/websearch)
+	{Key: Key{Name: "WEB_SEARCH_PROVIDER", Label: "Web search provider", Default: "auto", Group: GroupWebSearch, Kind: KindString,
+		Choices: []string{"auto", "tavily", "brave", "searxng", "off"},
+		Doc:     `Provider of the web_search tool: auto (the first of Tavily, Brave, SearXNG that has its key or URL), tavily, brave, searxng or off.`}},
+	{Key: Key{Name: "TAVILY_API_KEY", Label: "Tavily web search API key", Group: GroupWebSearch, Secret: true, Kind: KindString,
+		Doc: `API key for Tavily web search (tvly-…, from app.tavily.com).`}},
+	{Key: Key{Name: "TAVILY_BASE_URL", Label: "Tavily API address", Group: GroupWebSearch, Kind: KindURL,
+		Doc: `Base URL of the Tavily API (a proxy); empty uses https://api.tavily.com.`}},
+	{Key: Key{Name: "BRAVE_API_KEY", Label: "Brave Search API key", Group: GroupWebSearch, Secret: true, Kind: KindString,
+		Doc: `API key (subscription token) for Brave Search, from api-dashboard.search.brave.com.`}},
+	{Key: Key{Name: "BRAVE_BASE_URL", Label: "Brave Search API address", Group: GroupWebSearch, Kind: KindURL,
+		Doc: `Base URL of the Brave Search API (a proxy); empty uses https://api.search.brave.com.`}},
+	{Key: Key{Name: "SEARXNG_URL", Label: "SearXNG address", Group: GroupWebSearch, Kind: KindURL,
+		Doc: `Address of a SearXNG instance whose settings allow the json format, e.g. http://localhost:8080.`}},
+	{Key: Key{Name: "KNOWLEDGE_REUSE_DAYS", Label: "Reuse a search for days", Default: "7", Group: GroupWebSearch, Kind: KindInt,
+		Doc: `Days a search's saved knowledge is reused for the same query instead of searching again (0–365; 0 never reuses).`},
+		min: 0, max: 365, hasMin: true, hasMax: true},
 
 	// advanced
 	{Key: Key{Name: "UI_LANGUAGE", Label: "Language", Default: "auto", Group: GroupAdvanced, Kind: KindString,

@@ -17,6 +17,7 @@ import (
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/kb"
+	"playchat/backend/knowledge"
 	"playchat/backend/layer"
 	"playchat/backend/llm"
 	"playchat/backend/memory"
@@ -24,6 +25,7 @@ import (
 	"playchat/backend/reminders"
 	"playchat/backend/store"
 	"playchat/backend/tools"
+	"playchat/backend/websearch"
 	knowledgebase "playchat/knowledge_base"
 )
 
@@ -62,7 +64,10 @@ type Core struct {
 	Tools      *tools.Registry
 	Notes      *notes.Service
 	KB         *kb.Service
-	Log        *slog.Logger
+	// Knowledge is what web searches taught (issue 11): the web_search and
+	// read_knowledge tools and context layer 1.
+	Knowledge *knowledge.Service
+	Log       *slog.Logger
 
 	// Reminders stores reminders and offers the model their tools; the
 	// window fires them with StartReminders.
@@ -162,6 +167,11 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		c.Close()
 		return nil, err
 	}
+	c.Knowledge = knowledge.New(knowledge.Options{DB: db, LLM: c.LLM, Logger: c.Log, Settings: c.knowledgeSettings})
+	if err := c.Tools.Register(knowledge.Tools(c.Knowledge)...); err != nil {
+		c.Close()
+		return nil, err
+	}
 	c.Chat = chat.New(chat.Options{
 		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log, Tools: c.Tools,
 		// Context layers 1–3 in DESIGN.md §5 order; layer 4 (memory) is the
@@ -169,7 +179,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		// The clock layer (current local time for reminders) goes last:
 		// it changes every turn, so the layers before it stay a cacheable
 		// prefix.
-		Layers: []layer.Layer{notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer(),
+		Layers: []layer.Layer{c.Knowledge.Layer(), notes.IndexLayer(c.Notes, notesSettings), notes.PinnedLayer(c.Notes, notesSettings), c.KB.Layer(),
 			reminders.ClockLayer(c.Reminders)},
 		Pinner: c.Notes,
 		CheckModel: func(model string) error {
@@ -183,6 +193,20 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		},
 	})
 	return c, nil
+}
+
+// knowledgeSettings are the web search and learned-knowledge settings of
+// the current configuration.
+func (c *Core) knowledgeSettings() knowledge.Settings {
+	cfg := c.Config()
+	return knowledge.Settings{Search: WebSearchSettings(cfg), ContextLimit: cfg.KnowledgeContextLimit,
+		ReuseDays: cfg.KnowledgeReuseDays, Dir: cfg.KnowledgeBaseDir}
+}
+
+// WebSearchSettings picks the web search provider settings out of cfg.
+func WebSearchSettings(cfg config.Config) websearch.Settings {
+	return websearch.Settings{Provider: cfg.WebSearchProvider, TavilyKey: cfg.TavilyKey, TavilyBaseURL: cfg.TavilyBaseURL,
+		BraveKey: cfg.BraveKey, BraveBaseURL: cfg.BraveBaseURL, SearXNGURL: cfg.SearXNGURL}
 }
 
 // Config returns the effective configuration.
