@@ -60,6 +60,9 @@ type Built struct {
 	// OverShare lists layers whose full text exceeded their share (the
 	// memory layer uses it to trigger re-summarisation).
 	OverShare []string
+	// Report is what each part used and what was left out or cut (the
+	// context meter).
+	Report ContextReport
 }
 
 // minRecentMessages is how many of the newest history messages are kept
@@ -94,8 +97,12 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 		return out, fmt.Errorf("no user message to answer")
 	}
 	latest := hist[len(hist)-1]
-	used := count(base) + count(latest.Content)
+	rep := ContextReport{Model: q.Model, Window: b.Window, Output: b.Output, Input: b.Input, Preview: q.Preview,
+		Prompt: count(base), Message: count(latest.Content), Layers: make([]layer.Usage, len(layers))}
+	used := rep.Prompt + rep.Message
 	if used > b.Input {
+		rep.Used, rep.TooLong, rep.Layers = used, true, []layer.Usage{}
+		out.Report = rep
 		return out, apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": b.Input})
 	}
 
@@ -108,6 +115,7 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 			break
 		}
 		used += c
+		rep.History.Tokens += c
 		keep++
 	}
 
@@ -128,10 +136,12 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 		if full > share {
 			out.OverShare = append(out.OverShare, l.Name())
 		}
+		rep.Layers[i] = usageOf(l.Name(), blocks, full)
 	}
 	kept := make([][]string, len(layers))
 	for _, i := range byPriority(layers) {
 		layerUsed := 0
+		u := &rep.Layers[i]
 		for _, bl := range built[i] {
 			c := count(bl.Text)
 			room := min(share-layerUsed, b.Input-used)
@@ -139,6 +149,7 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 			if c > room {
 				out.Trimmed = appendOnce(out.Trimmed, layers[i].Name())
 				if !bl.Truncatable {
+					dropped(u, bl)
 					continue
 				}
 				marker := bl.CutMarker
@@ -147,9 +158,14 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 				}
 				text = tokens.Truncate(counter, bl.Text, room-tokens.MessageOverhead-16, marker)
 				if text == "" {
+					dropped(u, bl)
 					continue
 				}
+				full := c
 				c = count(text)
+				cut(u, bl, text, marker, c, full)
+			} else {
+				sentWhole(u, bl, c)
 			}
 			kept[i] = append(kept[i], text)
 			layerUsed += c
@@ -170,9 +186,13 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 			break
 		}
 		used += c
+		rep.History.Tokens += c
 		keep++
 	}
 	out.Dropped = len(rest) - keep
+	rep.History.Sent, rep.History.LeftOut = keep, out.Dropped
+	rep.Used = used
+	out.Report = rep
 
 	msgs := make([]llm.Message, 0, 1+len(system)+keep+1)
 	msgs = append(msgs, llm.Message{Role: store.RoleSystem, Content: base})

@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"playchat/backend/layer"
 	"playchat/backend/memory"
@@ -29,5 +31,18 @@ func (l memoryLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, e
 	}
 	// Truncatable: when over budget the newest summaries are the ones cut,
 	// and the memory compactor re-summarises the oldest after the turn.
-	return []layer.Block{{Layer: "memory", Text: memory.LayerText(mems), Truncatable: true}}, nil
+	return []layer.Block{{Layer: "memory", Text: memory.LayerText(mems), Truncatable: true, Items: memoryItems(mems)}}, nil
+}
+
+// memoryItems names each memory of memory.LayerText(mems) with the byte
+// offset where its entry ("\n\n### date\nsummary") begins.
+func memoryItems(mems []store.Memory) []layer.Item {
+	items := make([]layer.Item, len(mems))
+	off := len(memory.LayerHeader)
+	for i, m := range mems {
+		date := m.CreatedAt.Local().Format("2006-01-02 15:04")
+		items[i] = layer.Item{Kind: layer.KindMemory, ID: strconv.FormatInt(m.ID, 10), Title: date, Start: off}
+		off += len("\n\n### ") + len(date) + 1 + len(strings.TrimSpace(m.Summary))
+	}
+	return items
 }

@@ -46,18 +46,31 @@ type kbLayer struct{ s *Service }
 func (kbLayer) Name() string { return LayerName }
 
 // Build returns one truncatable block, or none when nothing qualifies.
+// A preview (the context meter) does not wait for the start-up pass and
+// retrieves lexically only: it embeds nothing.
 func (l kbLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
-	l.s.waitBoot(ctx, BootWait)
-	text, err := l.s.layerText(ctx, q.LatestUser, q.Model)
+	if q.Preview {
+		ctx = context.WithValue(ctx, lexicalOnlyKey{}, true)
+	} else {
+		l.s.waitBoot(ctx, BootWait)
+	}
+	bl, err := l.s.layerBlock(ctx, q.LatestUser, q.Model)
 	if err != nil {
 		l.s.log.Warn("knowledge base layer skipped", "err", err)
 		return nil, nil
 	}
-	if text == "" {
+	if bl.Text == "" {
 		return nil, nil
 	}
-	return []layer.Block{{Layer: LayerName, Text: text, Truncatable: true}}, nil
+	return []layer.Block{bl}, nil
 }
+
+// lexicalOnlyKey marks a context whose retrieval must not embed the query
+// (no network call): a layer preview.
+type lexicalOnlyKey struct{}
+
+// maxTopKReported caps the documents reported as left out by TopK.
+const maxTopKReported = 5
 
 // eligible reports whether a candidate may go into the context.
 func eligible(c *candidate, set Settings) bool {
@@ -66,25 +79,37 @@ func eligible(c *candidate, set Settings) bool {
 
 // layerText builds layer 3's text for a message ("" when nothing qualifies).
 func (s *Service) layerText(ctx context.Context, message, model string) (string, error) {
+	bl, err := s.layerBlock(ctx, message, model)
+	return bl.Text, err
+}
+
+// layerBlock builds layer 3's block for a message (Text "" when nothing
+// qualifies), naming the documents it holds and those it left out: matched
+// but below TopK, cut to their best sections, or given no room.
+func (s *Service) layerBlock(ctx context.Context, message, model string) (layer.Block, error) {
 	set := s.o.Settings()
+	out := layer.Block{Layer: LayerName, Truncatable: true}
 	if set.TopK <= 0 || strings.TrimSpace(message) == "" {
-		return "", nil
+		return out, nil
 	}
 	r, err := s.retrieve(ctx, message, max(4*set.TopK, 12))
 	if err != nil {
-		return "", err
+		return out, err
 	}
 	var chosen []*candidate
 	for _, c := range r.cands {
-		if eligible(c, set) {
+		if !eligible(c, set) {
+			continue
+		}
+		if len(chosen) < set.TopK {
 			chosen = append(chosen, c)
-			if len(chosen) == set.TopK {
-				break
-			}
+		} else if len(out.LeftOut) < maxTopKReported {
+			out.LeftOut = append(out.LeftOut, layer.Omit(docItem(c, 0), layer.ReasonTopK))
 		}
 	}
 	if len(chosen) == 0 {
-		return "", nil
+		out.LeftOut = nil
+		return out, nil
 	}
 	counter := tokens.ForModel(model)
 	budget := set.TokenBudget
@@ -92,21 +117,40 @@ func (s *Service) layerText(ctx context.Context, message, model string) (string,
 		budget = DefaultTokenBudget(model)
 	}
 	room := budget - counter.Count(LayerHeader) - 8*len(chosen)
-	bodies := s.allocate(r, chosen, counter, room)
+	bodies, need := s.allocate(r, chosen, counter, room)
 	var b strings.Builder
 	b.WriteString(LayerHeader)
 	for i, c := range chosen {
 		if bodies[i] == "" {
+			out.LeftOut = append(out.LeftOut, layer.Omit(docItem(c, 0), layer.ReasonBudget))
 			continue
 		}
+		it := docItem(c, b.Len())
+		out.Items = append(out.Items, it)
 		fmt.Fprintf(&b, "\n\n### %s\nSource: %s", c.title, c.path)
 		if bodies[i] != fullText(c) {
 			b.WriteString(" (the sections that best match the message)")
+			o := layer.Omit(it, layer.ReasonSections)
+			o.Kept, o.Total, o.Unit = counter.Count(bodies[i]), need[i], layer.UnitTokens
+			out.LeftOut = append(out.LeftOut, o)
 		}
 		b.WriteString("\n\n")
 		b.WriteString(bodies[i])
 	}
-	return b.String(), nil
+	if len(out.Items) == 0 {
+		return layer.Block{Layer: LayerName, Truncatable: true}, nil
+	}
+	out.Text = b.String()
+	return out, nil
+}
+
+// docItem names a candidate document as a context item starting at start.
+func docItem(c *candidate, start int) layer.Item {
+	title := c.title
+	if title == "" {
+		title = c.path
+	}
+	return layer.Item{Kind: layer.KindKBDoc, ID: c.path, Title: title, Start: start}
 }
 
 func fullText(c *candidate) string {
@@ -119,8 +163,9 @@ func fullText(c *candidate) string {
 
 // allocate shares room among the chosen documents: the smaller ones first
 // get what they need, the rest is split evenly, and a document over its
-// share is cut down to its best sections.
-func (s *Service) allocate(r *retrieval, chosen []*candidate, counter tokens.Counter, room int) []string {
+// share is cut down to its best sections. It also returns each document's
+// whole size in tokens.
+func (s *Service) allocate(r *retrieval, chosen []*candidate, counter tokens.Counter, room int) ([]string, []int) {
 	out := make([]string, len(chosen))
 	need := make([]int, len(chosen))
 	order := make([]int, len(chosen))
@@ -140,7 +185,7 @@ func (s *Service) allocate(r *retrieval, chosen []*candidate, counter tokens.Cou
 		out[i] = s.bestSections(r, chosen[i], counter, share)
 		left -= counter.Count(out[i])
 	}
-	return out
+	return out, need
 }
 
 // sectionCutMark ends a section cut to fit its share.

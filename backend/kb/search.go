@@ -80,7 +80,7 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 	// runs beside the lexical one: they share nothing until the fusion, and
 	// on two cores this takes the scan off the query's critical path.
 	semCh := make(chan semantic, 1)
-	if model := s.embeddingModel(); model != "" && strings.TrimSpace(query) != "" {
+	if model := s.embeddingModel(); model != "" && strings.TrimSpace(query) != "" && ctx.Value(lexicalOnlyKey{}) == nil {
 		go func() { semCh <- s.semanticSearch(ctx, model, query) }()
 	} else {
 		semCh <- semantic{}

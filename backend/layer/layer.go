@@ -36,6 +36,10 @@ type Query struct {
 	// LatestUser is the text of the user's newest message.
 	LatestUser string
 	Model      string
+	// Preview is true when the context is only measured (the context
+	// meter, as the user types): a layer must then make no network call
+	// and write nothing (the KB retrieves lexically only).
+	Preview bool
 }
 
 // Block is one piece of system text from a layer. A block is sent whole, cut
@@ -48,4 +52,12 @@ type Block struct {
 	// TruncationMarker), so a layer can say where the rest is (e.g.
 	// read_note for a pinned page).
 	CutMarker string
+	// Items lists what the block carries (note pages, KB documents,
+	// memories), in text order; nil for a block that names nothing (the
+	// context meter then shows the block as a whole).
+	Items []Item
+	// LeftOut lists what the layer itself left out or cut while building
+	// the block (e.g. a pinned page cut at its character limit), for the
+	// context meter.
+	LeftOut []Omission
 }

@@ -3,6 +3,7 @@ package notes
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -84,7 +85,9 @@ func (l indexLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, er
 	limit := limitOf(l.settings)
 	var b strings.Builder
 	b.WriteString(IndexPreamble)
+	items := make([]layer.Item, 0, len(ps))
 	for i, p := range ps {
+		items = append(items, layer.Item{Kind: layer.KindNote, ID: strconv.FormatInt(p.ID, 10), Title: p.Title, Start: b.Len()})
 		if i == 0 || ps[i-1].Section != p.Section {
 			b.WriteString("\n\n")
 			if p.Section == "" {
@@ -102,7 +105,7 @@ func (l indexLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, er
 			}
 		}
 	}
-	return []layer.Block{{Layer: IndexLayerName, Text: b.String(), Truncatable: true}}, nil
+	return []layer.Block{{Layer: IndexLayerName, Text: b.String(), Truncatable: true, Items: items}}, nil
 }
 
 // Preview returns the first n characters (runes) of content with every run
@@ -160,10 +163,17 @@ func (l pinnedLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, e
 			text = "(empty page)"
 		}
 		b.WriteString(text)
+		item := layer.Item{Kind: layer.KindNote, ID: strconv.FormatInt(p.ID, 10), Title: p.Title}
+		var left []layer.Omission
 		if cut {
-			b.WriteString(TruncatedMarker(limit, utf8.RuneCountInString(p.Content)))
+			total := utf8.RuneCountInString(p.Content)
+			b.WriteString(TruncatedMarker(limit, total))
+			o := layer.Omit(item, layer.ReasonCharLimit)
+			o.Kept, o.Total, o.Unit = limit, total, layer.UnitCharacters
+			left = append(left, o)
 		}
-		out = append(out, layer.Block{Layer: PinnedLayerName, Text: b.String(), Truncatable: true, CutMarker: PinnedCutMarker})
+		out = append(out, layer.Block{Layer: PinnedLayerName, Text: b.String(), Truncatable: true, CutMarker: PinnedCutMarker,
+			Items: []layer.Item{item}, LeftOut: left})
 	}
 	return out, nil
 }

@@ -63,6 +63,12 @@ const (
 	// search. Existing messages are queued here and indexed by the first
 	// search (or IndexPendingMessages) after the upgrade.
 	MigrationMessageSearch = "20261201000010_message_search"
+	// MigrationTurnContextUsage stores with each assistant reply the
+	// context report of its request (issue 9, context_usage.go): the
+	// tokens each layer used of the window and what was sent, left out or
+	// cut to fit, as JSON (chat.ContextReport). Replies from before have
+	// no row.
+	MigrationTurnContextUsage = "20261201000011_turn_context_usage"
 	// MigrationReminderNotify keeps what a desktop notification needs
 	// (issue 10, backend/reminders/desktop): a note on how the last
 	// delivery went when it reached the person only in part (e.g. "no
@@ -278,6 +284,11 @@ var steps = []step{
 			DELETE FROM message_search_pending WHERE message_id = old.id;
 		END`,
 		`INSERT INTO message_search_pending (message_id) SELECT id FROM messages`,
+	}},
+	{MigrationTurnContextUsage, []string{
+		`CREATE TABLE turn_context_usage (
+			message_id INTEGER NOT NULL PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+			report TEXT NOT NULL)`,
 	}},
 	{MigrationReminderNotify, []string{
 		`ALTER TABLE reminders ADD COLUMN note TEXT NOT NULL DEFAULT ''`,

@@ -1,0 +1,89 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"playchat/backend/apperr"
+	"playchat/backend/layer"
+	"playchat/backend/store"
+)
+
+// PreviewRequest asks what the next turn's context would hold.
+type PreviewRequest struct {
+	// SessionID is the session the draft would continue; "" for a new chat
+	// (no history, no pins, no memories).
+	SessionID string `json:"sessionId"`
+	// Text is the draft as typed (may be empty).
+	Text string `json:"text"`
+	// Model is the model picked for the turn; "" uses the session's model,
+	// then DEFAULT_MODEL.
+	Model string `json:"model"`
+}
+
+// Preview builds the context the next turn would send for the draft and
+// returns its report (Preview true), for the context meter as the user
+// types. It calls no model, embeds nothing (layers see layer.Query.Preview)
+// and writes nothing. A draft too long for the model gives a report with
+// TooLong set, not an error.
+func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextReport, error) {
+	set := s.settings()
+	var sess store.Session
+	if req.SessionID != "" {
+		var err error
+		if sess, err = s.db.GetSession(ctx, req.SessionID); err != nil {
+			return ContextReport{}, err
+		}
+	}
+	model := firstNonEmpty(req.Model, sess.Model, set.DefaultModel)
+	if model == "" {
+		return ContextReport{}, ErrNoModel
+	}
+	var history []store.Message
+	if req.SessionID != "" {
+		var err error
+		if history, err = s.db.ActiveMessages(ctx, req.SessionID); err != nil {
+			return ContextReport{}, err
+		}
+	}
+	history = append(history, store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text})
+	counter := counterFor(model)
+	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
+	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true}
+	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.layers, q, history)
+	if err != nil {
+		if apperr.CodeOf(err) == apperr.ChatTooLongForModel {
+			return built.Report, nil
+		}
+		return ContextReport{}, err
+	}
+	return built.Report, nil
+}
+
+// Report returns the context report stored with reply messageID, and false
+// when none was stored (a reply from before the context meter, a user
+// message, or a turn that failed before its context was built).
+func (s *Service) Report(ctx context.Context, messageID int64) (ContextReport, bool, error) {
+	raw, ok, err := s.db.GetContextUsage(ctx, messageID)
+	if err != nil || !ok {
+		return ContextReport{}, false, err
+	}
+	var r ContextReport
+	if err := json.Unmarshal([]byte(raw), &r); err != nil {
+		return ContextReport{}, false, fmt.Errorf("context report of message %d: %w", messageID, err)
+	}
+	return r, true, nil
+}
+
+// saveReport stores the report with the reply it produced. A failure is
+// logged: the meter must never fail a turn.
+func (s *Service) saveReport(ctx context.Context, messageID int64, r ContextReport) {
+	b, err := json.Marshal(r)
+	if err == nil {
+		err = s.db.SaveContextUsage(ctx, messageID, string(b))
+	}
+	if err != nil {
+		s.log.Warn("store context report", "message", messageID, "err", err)
+	}
+}

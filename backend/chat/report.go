@@ -1,0 +1,131 @@
+package chat
+
+import (
+	"strings"
+
+	"playchat/backend/layer"
+)
+
+// ContextReport is what the context of one request used (the context
+// meter): the window, each part's tokens, what was sent and — most
+// important — what was left out or cut to fit. It is stored with each
+// assistant reply (store.SaveContextReport) and computed live for the next
+// turn by Service.Preview. All sizes are tokens as counted by the model's
+// counter (tiktoken where known, the documented estimate otherwise).
+type ContextReport struct {
+	// Model is the "provider/model" the context was built for.
+	Model string `json:"model"`
+	// Window is the model's context window (or CONTEXT_WINDOW_TOKENS).
+	Window int `json:"window"`
+	// Output is reserved for the reply (MAX_OUTPUT_TOKENS).
+	Output int `json:"output"`
+	// Input is the budget of the request: Window − Output − a 5 % margin.
+	Input int `json:"input"`
+	// Used is the size of the request as built (≤ Input): Prompt + Message
+	// + every layer's Tokens + History.Tokens.
+	Used int `json:"used"`
+	// Prompt is the base system prompt's size.
+	Prompt int `json:"prompt"`
+	// Message is the newest user message's size (for a preview, the
+	// draft's).
+	Message int `json:"message"`
+	// Layers are the system layers in the order they are sent (knowledge,
+	// notes index, pinned notes, KB, memory, clock…), each with what it
+	// included and left out.
+	Layers []layer.Usage `json:"layers"`
+	// History is the conversation sent before the newest message.
+	History HistoryUsage `json:"history"`
+	// Preview is true for a report computed for a draft (nothing sent).
+	Preview bool `json:"preview"`
+	// TooLong is true when the prompt and the newest message alone exceed
+	// Input: the turn would fail (Layers and History are then empty).
+	TooLong bool `json:"tooLong"`
+}
+
+// HistoryUsage is the part of the context that is the conversation (layer 5).
+type HistoryUsage struct {
+	// Tokens is what the sent history messages used.
+	Tokens int `json:"tokens"`
+	// Sent is how many history messages were sent (not counting the newest
+	// user message).
+	Sent int `json:"sent"`
+	// LeftOut is how many of the oldest active messages were left out for
+	// lack of room (archived messages are in memory instead and not counted).
+	LeftOut int `json:"leftOut"`
+}
+
+// LeftOutCount is the number of items left out or cut in the report, the
+// left-out history messages counted as one entry.
+func (r ContextReport) LeftOutCount() int {
+	n := 0
+	for _, u := range r.Layers {
+		n += len(u.LeftOut)
+	}
+	if r.History.LeftOut > 0 {
+		n++
+	}
+	return n
+}
+
+// usageOf starts a layer's usage record from its built blocks: the full
+// size and what the layer itself left out while building.
+func usageOf(name string, blocks []layer.Block, full int) layer.Usage {
+	u := layer.Usage{Layer: name, FullTokens: full, Included: []layer.Item{}, LeftOut: []layer.Omission{}}
+	for _, bl := range blocks {
+		u.LeftOut = append(u.LeftOut, bl.LeftOut...)
+	}
+	return u
+}
+
+// blockItems returns the block's items, or one KindBlock item standing for
+// the whole block when it names none.
+func blockItems(bl layer.Block, layerName string) []layer.Item {
+	if len(bl.Items) > 0 {
+		return bl.Items
+	}
+	return []layer.Item{{Kind: layer.KindBlock, Title: layerName}}
+}
+
+// sentWhole records a block sent uncut, of c tokens.
+func sentWhole(u *layer.Usage, bl layer.Block, c int) {
+	u.Tokens += c
+	u.Included = append(u.Included, blockItems(bl, u.Layer)...)
+}
+
+// dropped records a block left out whole for lack of room.
+func dropped(u *layer.Usage, bl layer.Block) {
+	for _, it := range blockItems(bl, u.Layer) {
+		u.LeftOut = append(u.LeftOut, layer.Omit(it, layer.ReasonBudget))
+	}
+}
+
+// cut records a block cut to text (its first kept bytes followed by
+// marker), kept of full tokens: the items starting inside the kept part are
+// included, the one the cut falls in is also reported truncated, and those
+// starting after the cut are left out.
+func cut(u *layer.Usage, bl layer.Block, text, marker string, kept, full int) {
+	if text == bl.Text || !strings.HasSuffix(text, marker) {
+		sentWhole(u, bl, kept) // Truncate found it fits after all
+		return
+	}
+	u.Tokens += kept
+	keptBytes := len(text) - len(marker)
+	items := blockItems(bl, u.Layer)
+	for i, it := range items {
+		end := len(bl.Text)
+		if i+1 < len(items) {
+			end = items[i+1].Start
+		}
+		switch {
+		case it.Start >= keptBytes && len(bl.Items) > 0:
+			u.LeftOut = append(u.LeftOut, layer.Omit(it, layer.ReasonBudget))
+		case end > keptBytes:
+			u.Included = append(u.Included, it)
+			o := layer.Omit(it, layer.ReasonTruncated)
+			o.Kept, o.Total, o.Unit = kept, full, layer.UnitTokens
+			u.LeftOut = append(u.LeftOut, o)
+		default:
+			u.Included = append(u.Included, it)
+		}
+	}
+}
