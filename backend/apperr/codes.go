@@ -172,6 +172,8 @@ const (
 	ReminderNotFound Code = "reminders.notFound"
 	// ReminderNotActive: reminder {id} is {state} (delivered or cancelled), so it cannot change.
 	ReminderNotActive Code = "reminders.notActive"
+	// ReminderSnoozeRange: a snooze of {minutes} minutes is outside 1 to {max}.
+	ReminderSnoozeRange Code = "reminders.snoozeRange"
 )
 
 // templates holds the English text of every code. {name} is a param,
@@ -263,6 +265,7 @@ var templates = map[Code]string{
 	ReminderContentTooLong: "the reminder text is {n} characters; at most {max} are allowed",
 	ReminderNotFound:       "reminder {id} does not exist",
 	ReminderNotActive:      "reminder {id} is {state} and cannot change",
+	ReminderSnoozeRange:    "cannot snooze by {minutes} minutes: choose 1 to {max}",
 }
 
 // extraParams lists the params a code sends that its English template does

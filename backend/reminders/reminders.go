@@ -91,6 +91,13 @@ type Reminder struct {
 	// closed past the due time.
 	Late      bool       `bun:"late" json:"late"`
 	UpdatedAt *time.Time `bun:"updated_at" json:"updatedAt"`
+	// Note says how the last delivery went when it reached the person only
+	// in part (NoteNoService: shown in the window, no desktop
+	// notification); "" otherwise.
+	Note string `bun:"note" json:"note"`
+	// SeenAt is when the person last saw or acknowledged a delivery (the
+	// notification's Done, the reminders panel), UTC; nil before.
+	SeenAt *time.Time `bun:"seen_at" json:"seenAt"`
 }
 
 // Active reports whether the reminder still waits to fire.
@@ -411,7 +418,7 @@ func (s *Service) MarkDelivered(ctx context.Context, id int64, due time.Time, la
 		if !r.DueAt.Equal(due) {
 			return apperr.New(apperr.ReminderNotActive, map[string]any{"id": id, "state": "rescheduled"})
 		}
-		r.NotifiedAt, r.Late, r.Error = &now, late, ""
+		r.NotifiedAt, r.Late, r.Error, r.Note = &now, late, "", ""
 		return s.advance(r, now)
 	})
 }

@@ -304,7 +304,16 @@ func (s *Scheduler) fire(ctx context.Context, id int64, due time.Time, late bool
 	if now.Sub(due) > LateAfter {
 		late = true
 	}
-	if nerr := s.notifier.Notify(ctx, Notification{Reminder: r, Late: late}); nerr != nil {
+	nerr := s.notifier.Notify(ctx, Notification{Reminder: r, Late: late})
+	if d := asDegraded(nerr); d != nil {
+		// Shown in part (the window, no desktop notification): delivered, with why.
+		s.log.Info("reminders: delivered in part", "id", id, "note", d.Note, "err", d.Err)
+		if _, err := s.svc.MarkDeliveredNote(ctx, id, due, late, d.Note); err != nil {
+			s.log.Warn("reminders: mark delivered", "id", id, "err", err)
+		}
+		return
+	}
+	if nerr != nil {
 		s.log.Warn("reminders: delivery failed", "id", id, "err", nerr)
 		if _, err := s.svc.MarkFailed(ctx, id, due, nerr); err != nil {
 			s.log.Warn("reminders: mark failed", "id", id, "err", err)
