@@ -25,6 +25,9 @@ func toMessage(m store.Message) Message {
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
 		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
 		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}}
+	if m.ParentID != nil {
+		out.ParentID = *m.ParentID
+	}
 	if m.ToolActivity != "" {
 		// Written by the turn from event.ToolActivity; an unreadable value
 		// only hides the activity list.

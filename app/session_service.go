@@ -81,21 +81,14 @@ func (s *SessionService) Delete(id string) error {
 	return c.DB.DeleteSession(context.Background(), id)
 }
 
-// Messages returns the session's messages, archived ones included.
+// Messages returns the messages of the session's selected branch, archived
+// ones included, each with its versions (SiblingIDs) when it has several.
 func (s *SessionService) Messages(id string) ([]Message, error) {
 	c, err := s.app.backend()
 	if err != nil {
 		return nil, err
 	}
-	ms, err := c.DB.SessionMessages(context.Background(), id)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Message, len(ms))
-	for i, m := range ms {
-		out[i] = toMessage(m)
-	}
-	return out, nil
+	return branchMessages(context.Background(), c.DB, id)
 }
 
 var unsafeName = regexp.MustCompile(`[\\/:*?"<>|\x00-\x1f]+`)

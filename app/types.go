@@ -39,6 +39,13 @@ type Message struct {
 	// Tools is the reply's tool activity as the activity list showed it.
 	// It is the "tool" turn event's value merged by ID (bound directly).
 	Tools []event.ToolActivity `json:"tools"`
+	// ParentID is the message this one follows in the session's message
+	// tree (0 for a first message).
+	ParentID int64 `json:"parentId"`
+	// SiblingIDs are the ids of this message's versions (the messages
+	// sharing its parent, itself included), oldest first, when it has more
+	// than one; the window shows ‹ n/total › to switch between them.
+	SiblingIDs []int64 `json:"siblingIds,omitempty"`
 }
 
 // NotePage is one page of the shared notes. Section "" means ungrouped.

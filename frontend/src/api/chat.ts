@@ -54,6 +54,46 @@ function parseEvent(raw: unknown): TurnEvent | null {
 }
 
 export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnHandle {
+  return runTurn(
+    (turnId) =>
+      ChatService.Send({
+        turnId,
+        sessionId: input.sessionId,
+        text: input.text,
+        model: input.model,
+        notePageIds: input.notePageIds ?? [],
+      }),
+    handlers,
+  )
+}
+
+/** What a regenerate asks for: a new last reply of the session's selected branch. */
+export interface RegenerateInput {
+  sessionId: string
+  /** "" keeps the session's model. */
+  model: string
+}
+
+/** What an edit-and-resend asks for: a new version of one of the user's messages. */
+export interface EditInput {
+  sessionId: string
+  messageId: number
+  text: string
+  model: string
+}
+
+/** Regenerates the last reply, streamed like a sent message's (the old reply stays as a version). */
+export function regenerateTurn(input: RegenerateInput, handlers: TurnHandlers = {}): TurnHandle {
+  return runTurn((turnId) => ChatService.Regenerate({ turnId, ...input }), handlers)
+}
+
+/** Sends an edited user message as a new version and streams its reply. */
+export function editTurn(input: EditInput, handlers: TurnHandlers = {}): TurnHandle {
+  return runTurn((turnId) => ChatService.Edit({ turnId, ...input }), handlers)
+}
+
+/** One turn: subscribe to its events, then start it with begin(turnId). */
+function runTurn(begin: (turnId: string) => Promise<unknown>, handlers: TurnHandlers): TurnHandle {
   const turnId = newTurnId()
   let finished = false
   let resolveDone!: (end: TurnEnd) => void
@@ -99,15 +139,7 @@ export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnH
     }
   })
 
-  const started = call(() =>
-    ChatService.Send({
-      turnId,
-      sessionId: input.sessionId,
-      text: input.text,
-      model: input.model,
-      notePageIds: input.notePageIds ?? [],
-    }),
-  ) as Promise<TurnStart>
+  const started = call(() => begin(turnId)) as Promise<TurnStart>
   started.catch((err: unknown) => finish({ ok: false, error: errorMessage(err), started: false }))
 
   const stop = async () => {

@@ -11,6 +11,9 @@ export const setModel = (id: string, model: string): Promise<Session> =>
 export const remove = (id: string): Promise<void> => call(() => Sessions.Delete(id))
 export const messages = (id: string): Promise<Message[]> =>
   call(async () => (await Sessions.Messages(id)) ?? [])
+/** Switches to the version through messageId; returns the newly selected branch's messages. */
+export const selectBranch = (id: string, messageId: number): Promise<Message[]> =>
+  call(async () => (await Sessions.SelectBranch(id, messageId)) ?? [])
 
 /** Saves the session to a file the user picks; "" when the dialog was cancelled. */
 export const exportToFile = (id: string): Promise<string> => call(() => Sessions.ExportToFile(id))

@@ -30,6 +30,26 @@ export interface Turn {
   notePageIds: number[]
   user: ChatMessage
   assistant: ChatMessage
+  /** How it started: a sent message, or a new version (stores/branches.ts). */
+  kind?: TurnKind
+}
+
+export type TurnKind = 'send' | 'regenerate' | 'edit'
+
+/**
+ * A turn to start (send, or a regenerate or edit from stores/branches.ts):
+ * what it shows at once and the adapter call that starts it.
+ */
+export interface TurnPlan {
+  kind: TurnKind
+  sessionId: string
+  model: string
+  /** The question shown: typed text, an edited version, or the stored question a regenerate answers again. */
+  user: ChatMessage
+  notePageIds: number[]
+  /** Stored messages from this index on are hidden: the branch the new version replaces. */
+  cutAt?: number
+  start(handlers: chatApi.TurnHandlers): TurnHandle
 }
 
 interface LiveStream {
@@ -148,9 +168,13 @@ export const useChatStore = defineStore('chat', () => {
       lastError.value = end.error
       toasts.push(end.error, 'error')
       if (!end.started) {
-        // Nothing was stored: give the text back to that chat's input box.
-        drafts.restore(turn.sessionId || null, turn.user.content)
+        // Nothing was stored: give the text back to that chat's input box
+        // (a regenerate typed nothing), and show the branch as it was.
+        if (turn.kind !== 'regenerate') drafts.restore(turn.sessionId || null, turn.user.content)
         turns.value = turns.value.filter((t) => t.turnId !== turnId)
+        if (turn.kind && turn.kind !== 'send' && turn.sessionId === sessions.currentId) {
+          void loadMessages(turn.sessionId)
+        }
         return
       }
     }
@@ -177,6 +201,21 @@ export const useChatStore = defineStore('chat', () => {
     const sessionId = sessions.currentId ?? ''
     const model = sessions.currentModel
     const notePageIds = sessionId ? [] : notes.pinsForNewChat()
+    return launch({
+      kind: 'send',
+      sessionId,
+      model,
+      notePageIds,
+      user: draftMessage(`live-u${keySeq + 1}`, 'user', body, model, sessionId),
+      start: (handlers) => chatApi.streamTurn({ sessionId, text: body, model, notePageIds }, handlers),
+    })
+  }
+
+  /** Starts a turn of the open chat: a sent message, a regenerate or an edit. */
+  function launch(plan: TurnPlan): boolean {
+    if (isStreaming.value) return false
+    lastError.value = null
+    const { sessionId, model, notePageIds } = plan
     const n = ++keySeq
     const turn: Turn = {
       turnId: '',
@@ -185,9 +224,11 @@ export const useChatStore = defineStore('chat', () => {
       error: '',
       notesUpdated: false,
       notePageIds,
-      user: draftMessage(`live-u${n}`, 'user', body, model, sessionId),
+      user: plan.user,
       assistant: draftMessage(`live-a${n}`, 'assistant', '', model, sessionId),
+      kind: plan.kind,
     }
+    if (plan.cutAt !== undefined) stored.value = stored.value.slice(0, plan.cutAt)
     turns.value = [...turns.value, turn]
     // Work on the reactive proxy from here on.
     const live = turns.value[turns.value.length - 1]
@@ -210,8 +251,7 @@ export const useChatStore = defineStore('chat', () => {
       live.assistant.content += held
       held = ''
     }
-    const handle = chatApi.streamTurn(
-      { sessionId, text: body, model, notePageIds },
+    const handle = plan.start(
       {
         onSessionId: (id) => adoptSession(live, id),
         onChunk: (delta) => batcher.push(delta),
@@ -267,6 +307,6 @@ export const useChatStore = defineStore('chat', () => {
   return {
     stored, loading, turns, lastError, notesVersion,
     currentTurn, isStreaming, messages,
-    loadMessages, send, stop,
+    loadMessages, send, launch, stop,
   }
 })

@@ -28,7 +28,8 @@ export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
     a.pending === b.pending &&
     sameTools(a.tools, b.tools) &&
     a.sources.length === 0 &&
-    b.sources.length === 0
+    b.sources.length === 0 &&
+    (a.siblingIds ?? []).join() === (b.siblingIds ?? []).join()
   )
 }
 

@@ -18,6 +18,26 @@ export namespace app {
 	        this.uiLanguage = source["uiLanguage"];
 	    }
 	}
+	export class EditRequest {
+	    turnId: string;
+	    sessionId: string;
+	    messageId: number;
+	    text: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new EditRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turnId = source["turnId"];
+	        this.sessionId = source["sessionId"];
+	        this.messageId = source["messageId"];
+	        this.text = source["text"];
+	        this.model = source["model"];
+	    }
+	}
 	export class ImportResult {
 	    session: session.Summary;
 	    messages: number;
@@ -378,6 +398,8 @@ export namespace app {
 	    archived: boolean;
 	    forgotten: boolean;
 	    tools: event.ToolActivity[];
+	    parentId: number;
+	    siblingIds?: number[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -397,6 +419,8 @@ export namespace app {
 	        this.archived = source["archived"];
 	        this.forgotten = source["forgotten"];
 	        this.tools = this.convertValues(source["tools"], event.ToolActivity);
+	        this.parentId = source["parentId"];
+	        this.siblingIds = source["siblingIds"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -525,6 +549,22 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class RegenerateRequest {
+	    turnId: string;
+	    sessionId: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RegenerateRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turnId = source["turnId"];
+	        this.sessionId = source["sessionId"];
+	        this.model = source["model"];
+	    }
 	}
 	export class SendRequest {
 	    turnId: string;

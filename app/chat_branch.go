@@ -1,0 +1,108 @@
+package app
+
+import (
+	"context"
+
+	"playchat/backend/chat"
+	"playchat/backend/event"
+	"playchat/backend/store"
+)
+
+// RegenerateRequest asks for the last reply of a session's selected branch
+// again; the earlier reply is kept as another version.
+type RegenerateRequest struct {
+	TurnID    string `json:"turnId"`
+	SessionID string `json:"sessionId"`
+	// Model writes the new reply (empty: the session's model, else
+	// DEFAULT_MODEL); a different model becomes the session's model.
+	Model string `json:"model"`
+}
+
+// EditRequest sends a new version of one of the user's messages; the
+// original is kept as another version.
+type EditRequest struct {
+	TurnID    string `json:"turnId"`
+	SessionID string `json:"sessionId"`
+	MessageID int64  `json:"messageId"`
+	Text      string `json:"text"`
+	Model     string `json:"model"` // as RegenerateRequest.Model
+}
+
+// Regenerate starts a new reply to the last question of the selected branch,
+// streamed like Send's ("chat:turn:<turnId>"; subscribe before calling).
+// TurnStart.UserMessage is the question answered again. The returned error
+// means nothing changed (chat.nothingToRegenerate, chat.branchArchived, …).
+func (s *ChatService) Regenerate(req RegenerateRequest) (TurnStart, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return TurnStart{}, err
+	}
+	t, err := c.Chat.Regenerate(context.Background(), chat.RegenerateRequest{
+		TurnID: req.TurnID, SessionID: req.SessionID, Model: req.Model}, s.turnEmitter(req.TurnID))
+	if err != nil {
+		return TurnStart{}, err
+	}
+	return TurnStart{TurnID: t.ID, SessionID: t.SessionID, UserMessage: toMessage(t.UserMessage), Model: t.Model}, nil
+}
+
+// Edit stores the edited text as a new version of user message
+// req.MessageID, selects it and streams the reply like Send. The returned
+// error means nothing was stored (chat.notUserMessage, chat.branchArchived,
+// the message rules of Send).
+func (s *ChatService) Edit(req EditRequest) (TurnStart, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return TurnStart{}, err
+	}
+	t, err := c.Chat.Edit(context.Background(), chat.EditRequest{TurnID: req.TurnID, SessionID: req.SessionID,
+		MessageID: req.MessageID, Text: req.Text, Model: req.Model}, s.turnEmitter(req.TurnID))
+	if err != nil {
+		return TurnStart{}, err
+	}
+	return TurnStart{TurnID: t.ID, SessionID: t.SessionID, UserMessage: toMessage(t.UserMessage), Model: t.Model}, nil
+}
+
+// turnEmitter sends a turn's events to "chat:turn:<turnID>", coalesced as
+// Send's are.
+func (s *ChatService) turnEmitter(turnID string) event.Emitter {
+	p := s.app.plat()
+	name := event.TurnEventName(turnID)
+	return event.Coalesce(event.EmitterFunc(func(e event.Event) { p.Emit(name, e) }), event.DefaultCoalesceInterval)
+}
+
+// SelectBranch switches the session to the version of the conversation
+// through message messageID (one of a message's SiblingIDs): the branch
+// continues to the newest message below it. It returns the messages of the
+// newly selected branch, as Messages does.
+func (s *SessionService) SelectBranch(sessionID string, messageID int64) ([]Message, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	if _, err := c.DB.SelectBranch(ctx, sessionID, messageID); err != nil {
+		return nil, err
+	}
+	return branchMessages(ctx, c.DB, sessionID)
+}
+
+// branchMessages is the session's selected branch for the window, each
+// message with its versions when it has several.
+func branchMessages(ctx context.Context, db *store.DB, sessionID string) ([]Message, error) {
+	ms, err := db.BranchMessages(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	sibs, err := db.SiblingIDs(ctx, sessionID, ms)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(ms))
+	for i, m := range ms {
+		out[i] = toMessage(m)
+		if ids := sibs[m.ID]; len(ids) > 1 {
+			out[i].SiblingIDs = ids
+		}
+	}
+	return out, nil
+}

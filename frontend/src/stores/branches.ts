@@ -1,0 +1,122 @@
+// Versions of a conversation (issue 9): regenerate the last reply, edit and
+// resend one of the user's messages, and switch between the versions of a
+// message (‹ 2/3 ›). The backend keeps every version as a branch of the
+// session's message tree; the chat store shows the selected branch and runs
+// the turn (chat.launch), so a regenerate or an edit streams like a send.
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import * as chatApi from '@/api/chat'
+import * as sessionsApi from '@/api/sessions'
+import { draftMessage, fromStored, type ChatMessage } from '@/utils/turn'
+import { reuseMessages } from '@/utils/reuseMessages'
+import { useChatStore } from './chat'
+import { useSessionStore } from './sessions'
+import { useToastStore } from './toasts'
+
+export const useBranchStore = defineStore('branches', () => {
+  const chat = useChatStore()
+  const sessions = useSessionStore()
+  const toasts = useToastStore()
+
+  /** The id of the user message being edited inline (0: none). */
+  const editingId = ref(0)
+  /** A branch switch is on its way (the switchers wait). */
+  const switching = ref(false)
+  let keySeq = 0
+
+  /** Where a stored message sits in the open chat's history (-1: not there). */
+  const indexOf = (id: number) => chat.stored.findIndex((m) => m.id === id)
+
+  /** The newest of the user's messages the window shows, if it can be edited. */
+  function lastEditable(): ChatMessage | null {
+    const list = chat.stored
+    for (let i = list.length - 1; i >= 0; i--) {
+      const m = list[i]
+      if (m.role === 'user') return m.id > 0 && !m.archived ? m : null
+    }
+    return null
+  }
+
+  function startEdit(id: number) {
+    if (chat.isStreaming) return
+    editingId.value = id
+  }
+
+  /** Up in an empty message box: edit the last of the user's messages. True if an editor opened. */
+  function editLast(): boolean {
+    const m = lastEditable()
+    if (!m || chat.isStreaming) return false
+    startEdit(m.id)
+    return true
+  }
+
+  function cancelEdit() {
+    editingId.value = 0
+  }
+
+  /**
+   * Sends text as a new version of user message id and streams the reply;
+   * the editor closes. False when nothing started (blank text, a reply still
+   * streaming, the message not shown).
+   */
+  function resend(id: number, text: string): boolean {
+    const body = text.trim()
+    const sessionId = sessions.currentId
+    const at = indexOf(id)
+    if (!body || !sessionId || at < 0 || chat.isStreaming) return false
+    const model = sessions.currentModel
+    editingId.value = 0
+    return chat.launch({
+      kind: 'edit',
+      sessionId,
+      model,
+      notePageIds: [],
+      user: draftMessage(`edit-u${++keySeq}`, 'user', body, model, sessionId),
+      cutAt: at,
+      start: (handlers) => chatApi.editTurn({ sessionId, messageId: id, text: body, model }, handlers),
+    })
+  }
+
+  /**
+   * Writes the last reply again, with model ("" = the open chat's model);
+   * the current reply stays as another version.
+   */
+  function regenerate(model = ''): boolean {
+    const sessionId = sessions.currentId
+    if (!sessionId || chat.isStreaming) return false
+    const list = chat.stored
+    let q = list.length - 1
+    while (q >= 0 && list[q].role !== 'user') q--
+    if (q < 0) return false
+    const use = model || sessions.currentModel
+    return chat.launch({
+      kind: 'regenerate',
+      sessionId,
+      model: use,
+      notePageIds: [],
+      user: { ...list[q] },
+      cutAt: q + 1,
+      start: (handlers) => chatApi.regenerateTurn({ sessionId, model: use }, handlers),
+    })
+  }
+
+  /** Shows the version of the conversation through message id (one of a message's siblingIds). */
+  async function switchTo(id: number): Promise<void> {
+    const sessionId = sessions.currentId
+    if (!sessionId || chat.isStreaming || switching.value) return
+    switching.value = true
+    editingId.value = 0
+    try {
+      const list = await sessionsApi.selectBranch(sessionId, id)
+      if (sessions.currentId === sessionId) {
+        chat.stored = reuseMessages(chat.stored, list.map(fromStored))
+      }
+    } catch (e) {
+      toasts.error(e)
+    } finally {
+      switching.value = false
+    }
+  }
+
+  return { editingId, switching, lastEditable, startEdit, editLast, cancelEdit, resend, regenerate, switchTo }
+})
