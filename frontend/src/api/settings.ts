@@ -4,7 +4,7 @@ import { call } from './errors'
 import type { SettingsUpdate, SettingsView } from './types'
 
 function normalise(v: SettingsView | null | undefined): SettingsView {
-  return { fields: v?.fields ?? [], dataDir: v?.dataDir ?? '' }
+  return { fields: v?.fields ?? [], dataDir: v?.dataDir ?? '', desktop: v?.desktop ?? undefined }
 }
 
 export const get = async (): Promise<SettingsView> =>

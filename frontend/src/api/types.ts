@@ -34,9 +34,13 @@ export interface LogPage extends Omit<Data<app.LogPage>, 'entries' | 'usage'> {
 export interface ModelOptions extends Omit<Data<app.ModelOptions>, 'presets'> {
   presets: ModelPreset[]
 }
-export interface SettingsView extends Omit<Data<app.SettingsView>, 'fields'> {
+export interface SettingsView extends Omit<Data<app.SettingsView>, 'fields' | 'desktop'> {
   fields: SettingField[]
+  /** What closing the window and START_AT_LOGIN do on this desktop (absent from old fakes). */
+  desktop?: DesktopStatus
 }
+/** Whether a system tray shows playchat (closing hides to it) and start-at-login works here. */
+export type DesktopStatus = app.DesktopStatus
 /**
  * The knowledge-base index's state: Go's kb.Status, bound directly
  * (KBService.Status). `progress` counts the running pass's files;

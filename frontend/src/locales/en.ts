@@ -151,6 +151,12 @@ const en: typeof ja = {
       advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
     },
     envName: 'Name in .env: {key}',
+    desktop: {
+      noTray:
+        'This desktop has no system tray, so closing the window quits playchat and reminders fire only while it is open (CLOSE_TO_TRAY has no effect). On GNOME the AppIndicator extension adds a tray.',
+      autostartUnsupported: 'Start at login (START_AT_LOGIN) is not supported on this platform yet.',
+      autostartFailed: 'Start at login could not be changed: {error}',
+    },
     sources: {
       default: 'default',
       dotenv: '.env',

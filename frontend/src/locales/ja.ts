@@ -149,6 +149,12 @@ export default {
       advanced: 'トークン数の上限、ツール、診断の設定です。ふつうは既定値のままで大丈夫です。',
     },
     envName: '.env での名前: {key}',
+    desktop: {
+      noTray:
+        'このデスクトップにはシステムトレイがないため、ウィンドウを閉じると playchat は終了し、リマインドは開いている間だけ届きます（CLOSE_TO_TRAY は効きません）。GNOME では AppIndicator 拡張機能でトレイを追加できます。',
+      autostartUnsupported: 'ログイン時の起動（START_AT_LOGIN）はこのプラットフォームではまだ使えません。',
+      autostartFailed: 'ログイン時の起動を変更できませんでした: {error}',
+    },
     sources: {
       default: '既定値',
       dotenv: '.env',

@@ -18,6 +18,24 @@ export namespace app {
 	        this.uiLanguage = source["uiLanguage"];
 	    }
 	}
+	export class DesktopStatus {
+	    trayAvailable: boolean;
+	    trayReason: string;
+	    autostartSupported: boolean;
+	    autostartError: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DesktopStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.trayAvailable = source["trayAvailable"];
+	        this.trayReason = source["trayReason"];
+	        this.autostartSupported = source["autostartSupported"];
+	        this.autostartError = source["autostartError"];
+	    }
+	}
 	export class EditRequest {
 	    turnId: string;
 	    sessionId: string;
@@ -659,6 +677,7 @@ export namespace app {
 	export class SettingsView {
 	    fields: SettingField[];
 	    dataDir: string;
+	    desktop: DesktopStatus;
 	
 	    static createFrom(source: any = {}) {
 	        return new SettingsView(source);
@@ -668,6 +687,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.fields = this.convertValues(source["fields"], SettingField);
 	        this.dataDir = source["dataDir"];
+	        this.desktop = this.convertValues(source["desktop"], DesktopStatus);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
