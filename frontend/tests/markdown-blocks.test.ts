@@ -52,8 +52,9 @@ describe('MarkdownBlockRenderer while streaming', () => {
       const r = new MarkdownBlockRenderer()
       for (let n = 1; n <= src.length; n += 2) {
         const prefix = src.slice(0, n)
+        // Both hold back the same unfinished last line (streamingView).
         expect(joined(r.render(prefix, { streaming: true })), `after ${n} chars`).toBe(
-          norm(renderMarkdown(prefix)),
+          norm(renderMarkdown(prefix, { streaming: true })),
         )
       }
       expect(joined(r.render(src))).toBe(norm(renderMarkdown(src)))
@@ -118,5 +119,22 @@ describe('the rendered-block cache', () => {
     const r = new MarkdownBlockRenderer()
     for (let n = 1; n <= 200; n++) r.render('x'.repeat(n), { streaming: true })
     expect(markdownCacheStats().entries).toBe(0)
+  })
+})
+
+describe('math and highlighted code go through the block cache', () => {
+  it('finished blocks with formulas and code are rendered once while the tail streams', () => {
+    const head = 'Given $a^2+b^2=c^2$ and \\(x\\).\n\n$$\n\\int_0^1 x\\,dx\n$$\n\n```py\nprint("$x$")\n```\n\n'
+    const tail = 'Now the tail grows: $y$ and $z$ and costs $5.'
+    const r = new MarkdownBlockRenderer()
+    r.render(head, { streaming: true })
+    const before = markdownStats.blockRenders
+    for (let n = 1; n <= tail.length; n++) r.render(head + tail.slice(0, n), { streaming: true })
+    // Only the growing paragraph: never the three finished blocks again.
+    expect(markdownStats.blockRenders - before).toBe(tail.length)
+    const final = joined(r.render(head + tail))
+    expect(final).toBe(norm(renderMarkdown(head + tail)))
+    expect(final).toContain('class="katex"')
+    expect(final).toContain('hljs-built_in')
   })
 })

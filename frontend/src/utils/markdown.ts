@@ -7,12 +7,19 @@
 // Knowledge-base documents may also keep relative links (no scheme, no
 // leading //) so the browser can follow them to other KB documents; the
 // component intercepts those clicks, so they never navigate the window.
+// Math is KaTeX's output only (utils/math.ts): it is sanitised on its own,
+// with an allow list of what KaTeX writes, and joined in after this
+// sanitiser ran, so a reply's own <svg> or <math> is still removed. Fenced
+// code is highlighted (utils/highlight.ts) and gets a header with its
+// language; MarkdownContent.vue adds the copy button and draws mermaid.
 // VitePress-style heading anchors ("## Usage {#basic-usage}") are not shown:
 // the id becomes the heading's id, prefixed like every id in rendered
 // Markdown (HEADING_ID_PREFIX) so that it can never clobber the app's DOM.
 import DOMPurify, { type Config } from 'dompurify'
 import { Marked, type Links, type Token, type Tokens } from 'marked'
-import { closeOpenFence } from './fence'
+import { streamingView } from './fence'
+import { highlightCode } from './highlight'
+import { extractMath, hasMathPlaceholder, replaceMathPlaceholders, restoreMathSource, stripPlaceholderMarks } from './math'
 
 const SAFE_URL = /^(?:https?:|mailto:|#)/i
 /** SAFE_URL, or a relative reference: no scheme and not protocol-relative. */
@@ -106,6 +113,8 @@ function getPurifier(relative = false): Purifier {
   p.addHook('uponSanitizeAttribute', (_node, data) => {
     // Belt and braces on top of FORBID_ATTR: no event handler attribute, ever.
     if (/^on/i.test(data.attrName)) data.keepAttr = false
+    // A math placeholder is only ever replaced in text, never in an attribute.
+    if (hasMathPlaceholder(data.attrValue)) data.attrValue = stripPlaceholderMarks(data.attrValue)
   })
   p.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
@@ -131,7 +140,11 @@ export function sanitizeHtml(html: string, relativeLinks = false): string {
 }
 
 export interface RenderOptions {
-  /** The message is still streaming: close an open code fence before rendering. */
+  /**
+   * The message is still streaming: an open fence runs to the end, an
+   * unfinished last line that could still flash as something else waits
+   * (streamingView), and a $ at the very end closes no formula yet.
+   */
   streaming?: boolean
   /** Keep relative links (knowledge-base documents linking to each other). */
   relativeLinks?: boolean
@@ -146,10 +159,74 @@ export interface RenderOptions {
  * fall back to this function for the whole document.
  */
 export function renderMarkdown(src: string, opts: RenderOptions = {}): string {
-  const text = opts.streaming ? closeOpenFence(src) : src
+  const text = prepareSource(src, !!opts.streaming)
   const html = marked.parse(text, { async: false }) as string
-  return sanitizeHtml(html, opts.relativeLinks)
+  return replaceMathPlaceholders(sanitizeHtml(html, opts.relativeLinks))
 }
+
+/** The text marked lexes: line ends normalised, the streaming view, formulas as placeholders. */
+function prepareSource(source: string, streaming: boolean): string {
+  let src = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source
+  if (streaming) src = streamingView(src)
+  return extractMath(src, streaming)
+}
+
+// ---- Math placeholders, code blocks ------------------------------------------
+
+/** The language word of a fence's info string ("py title=x" → "py"). */
+function fenceLang(lang: string | undefined): string {
+  return (lang ?? '').trim().split(/\s+/)[0] ?? ''
+}
+
+/** A fence whose closing line has arrived (marked runs an open fence to the end). */
+function fenceClosed(raw: string): boolean {
+  const open = /^ {0,3}(`{3,}|~{3,})/.exec(raw)
+  if (!open) return true // indented code
+  const body = raw.replace(/\s+$/, '')
+  const nl = body.lastIndexOf('\n')
+  if (nl < 0) return false
+  const close = /^ {0,3}(`+|~+)$/.exec(body.slice(nl + 1))
+  return !!close && close[1][0] === open[1][0] && close[1].length >= open[1].length
+}
+
+marked.use({
+  walkTokens(token) {
+    // A placeholder that landed where Markdown does not render math (code,
+    // raw HTML, a URL) gets its source back.
+    switch (token.type) {
+      case 'code':
+      case 'codespan':
+      case 'html':
+        token.text = restoreMathSource(token.text)
+        break
+      case 'link':
+      case 'image':
+        token.href = restoreMathSource(token.href)
+        if (token.title) token.title = restoreMathSource(token.title)
+        if (token.type === 'link' && !token.raw.startsWith('[')) {
+          // A bare URL (GFM autolink): its text is the URL.
+          for (const t of token.tokens ?? []) if (t.type === 'text') t.text = restoreMathSource(t.text)
+        }
+        break
+    }
+  },
+  renderer: {
+    code(token: Tokens.Code): string {
+      const lang = fenceLang(token.lang)
+      const text = token.text
+      const { html } = highlightCode(text, lang)
+      const langClass = lang ? ` class="hljs language-${escapeHtml(lang)}"` : ' class="hljs"'
+      const block =
+        `<div class="md-code"><div class="md-code-head"><span class="md-code-lang">${escapeHtml(lang)}</span></div>` +
+        `<pre><code${langClass}>${html}</code></pre></div>\n`
+      if (lang.toLowerCase() !== 'mermaid') return block
+      // MarkdownContent draws the diagram once the fence is closed; until then
+      // (and when it cannot be drawn) the source shows as code.
+      const state = fenceClosed(token.raw) ? 'md-mermaid-closed' : 'md-mermaid-open'
+      return `<div class="md-mermaid ${state}">${block}</div>\n`
+    },
+  },
+})
 
 // ---- Incremental rendering: one top-level block at a time -------------------
 //
@@ -263,7 +340,7 @@ function lexBlocks(src: string, seed: LinkMap | null): { tokens: Token[]; links:
 function renderBlock(token: Token, relativeLinks: boolean): string {
   markdownStats.blockRenders++
   const html = marked.parser([token]) as string
-  return sanitizeHtml(html, relativeLinks)
+  return replaceMathPlaceholders(sanitizeHtml(html, relativeLinks))
 }
 
 /** Tokens that render to nothing: blank lines and link definitions. */
@@ -300,7 +377,7 @@ export class MarkdownBlockRenderer {
       // Hooks see the whole document (preprocess/postprocess): no blocks.
       return [{ key: 'all', html: renderMarkdown(source, { streaming, relativeLinks: this.relativeLinks }) }]
     }
-    const src = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source
+    const src = prepareSource(source, streaming)
     this.lex(src, streaming)
 
     const content = this.tokens.filter(isContent)
@@ -338,8 +415,10 @@ export class MarkdownBlockRenderer {
   private lex(src: string, streaming: boolean) {
     const prev = this.src
     if (src === prev && this.tokens.length > 0 && (streaming || !this.incremental)) return
-    if (streaming && this.contiguous && prev !== '' && src.length > prev.length && src.startsWith(prev)) {
-      // Lex again from the last block with content: everything before it is final.
+    if (streaming && this.contiguous && prev !== '') {
+      // Lex again from the last block with content: everything before it is
+      // final as long as it is unchanged (the text grows at its end; a formula
+      // closing or a held-back last line change only the tail).
       let k = this.tokens.length - 1
       while (k > 0 && !isContent(this.tokens[k])) k--
       // A list goes on after blank lines when another item comes ("1. a\n\n2. b").
@@ -353,8 +432,8 @@ export class MarkdownBlockRenderer {
         offset += t.raw.length
         if (t.type === 'def' && !(t.tag in seed)) seed[t.tag] = { href: t.href, title: t.title }
       }
-      const tail = lexBlocks(src.slice(offset), seed)
-      if (linksSignature(tail.links) === linksSignature(this.links)) {
+      const tail = src.startsWith(prev.slice(0, offset)) ? lexBlocks(src.slice(offset), seed) : null
+      if (tail && linksSignature(tail.links) === linksSignature(this.links)) {
         this.tokens = this.tokens.slice(0, k).concat(tail.tokens)
         this.links = tail.links
         this.src = src
