@@ -1,6 +1,7 @@
 package reminders
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -84,4 +85,22 @@ func (p *Pause) changed() {
 	for _, fn := range fns {
 		fn()
 	}
+}
+
+// UnlessPaused returns a Notifier that hands each notification to n unless
+// p is paused right now, when it drops it and returns nil (the reminder
+// still counts as delivered). Wrap only the desktop pop-up with it, not
+// the window's notifier, so a paused reminder still shows in the window.
+func UnlessPaused(n Notifier, p Pauser) Notifier { return unlessPaused{n, p} }
+
+type unlessPaused struct {
+	n Notifier
+	p Pauser
+}
+
+func (u unlessPaused) Notify(ctx context.Context, n Notification) error {
+	if u.p != nil && u.p.Paused() {
+		return nil
+	}
+	return u.n.Notify(ctx, n)
 }

@@ -1,6 +1,7 @@
 package reminders
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -35,5 +36,22 @@ func TestPauseLastsItsDurationAndResumeEndsItEarly(t *testing.T) {
 	}
 	if changes != 3 {
 		t.Errorf("OnChange ran %d times, want 3 (For, For, Resume)", changes)
+	}
+}
+
+func TestUnlessPausedDropsNotificationsOnlyWhilePaused(t *testing.T) {
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+	p := &Pause{Clock: clock}
+	rec := NewRecordingNotifier()
+	n := UnlessPaused(rec, p)
+	ctx := context.Background()
+	_ = n.Notify(ctx, Notification{Reminder: Reminder{ID: 1}})
+	p.For(time.Hour)
+	_ = n.Notify(ctx, Notification{Reminder: Reminder{ID: 2}})
+	clock.Advance(time.Hour)
+	_ = n.Notify(ctx, Notification{Reminder: Reminder{ID: 3}})
+	got := rec.Got()
+	if len(got) != 2 || got[0].Reminder.ID != 1 || got[1].Reminder.ID != 3 {
+		t.Errorf("notified %+v, want reminders 1 and 3 (2 fell in the pause)", got)
 	}
 }
