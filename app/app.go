@@ -15,7 +15,6 @@ import (
 
 	"playchat/backend/apperr"
 	"playchat/backend/core"
-	"playchat/backend/reminders"
 )
 
 // Version is the app version shown in the UI; set by main.
@@ -75,10 +74,8 @@ func (a *App) Startup(ctx context.Context) {
 		c.Log.Warn("knowledge base watcher", "err", err)
 	}
 	// Reminders fire while the window runs (issue 10; Shutdown's Close
-	// stops them). Until the desktop notifier lands they go to the log.
-	if err := c.StartReminders(ctx, reminders.LogNotifier{Log: c.Log}); err != nil {
-		c.Log.Warn("reminders scheduler", "err", err)
-	}
+	// stops them): desktop notifications plus the window (reminder_service.go).
+	a.startReminders(ctx, c)
 	// The tray icon and start-at-login (tray.go), off the start-up path.
 	go a.startDesktop(ctx, c)
 }
@@ -119,7 +116,8 @@ func (a *App) Shutdown(ctx context.Context) {
 // Services returns every bound service, for options.App.Bind.
 func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
-		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a}}
+		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
+		&ReminderService{a}}
 }
 
 // errNotStarted is returned while the core is not open.
