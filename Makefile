@@ -5,10 +5,10 @@ export PATH := $(PATH):$(shell go env GOPATH)/bin
 GOFLAGS_TEST ?= -p 2
 SOAK_TURNS ?= 200
 TAGS := desktop,production,webkit2_41
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+VERSION ?= $(shell scripts/version.sh)
 BIN := build/bin/playchat
 
-.PHONY: run test build deps frontend bindings check-bindings test-go test-frontend e2e bench fakellm
+.PHONY: run test build deps frontend bindings check-bindings test-go test-frontend e2e bench fakellm package package-check
 
 ## run: build and open the window (under a display)
 run: build
@@ -16,7 +16,7 @@ run: build
 
 ## test: every test — Go, frontend, bindings check, end-to-end under Xvfb
 test: deps
-	$(MAKE) test-go test-frontend check-bindings e2e
+	$(MAKE) test-go test-frontend check-bindings e2e package-check
 	@echo "all tests passed"
 
 deps:
@@ -58,6 +58,15 @@ e2e: build fakellm
 	scripts/soak.sh $(SOAK_TURNS)
 
 
+
+## package: the .deb, the Windows installer and the .tar.gz in build/dist/
+package: build fakellm
+	scripts/package.sh
+
+## package-check: checks the packages, installs the .deb (as root or with sudo),
+## upgrades over the previous release and removes it again
+package-check: package
+	scripts/package-check.sh
 
 ## bench: benchmarks, printed as a table
 bench: build fakellm
