@@ -37,7 +37,7 @@ func (a *App) selfTest() string {
 func (a *App) runSelfTest(ctx context.Context, name string) {
 	if name != "panic" {
 		fmt.Fprintf(os.Stdout, "selftest: unknown self-test %q\n", name)
-		runtime.Quit(ctx)
+		a.quit(ctx) // a quit, not a close: never hidden to the tray
 		return
 	}
 	// Wails recovers the panic and logs it; the panicking call's promise is
@@ -54,7 +54,7 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 	case <-time.After(10 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: no answer from the page after the panic")
 	}
-	runtime.Quit(ctx)
+	a.quit(ctx) // a quit, not a close: never hidden to the tray
 }
 
 // SelfTestPanic panics with a nil-pointer dereference (a SIGSEGV inside Go)

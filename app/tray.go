@@ -196,10 +196,16 @@ func (a *App) showWindow() {
 // Quit ends the app cleanly (the tray's Quit): Wails runs Shutdown, which
 // stores running turns and closes the database.
 func (a *App) Quit() {
-	a.desk.quitting.Store(true)
 	if ctx := a.windowCtx(); ctx != nil {
-		a.desk.window().Quit(ctx)
+		a.quit(ctx)
 	}
+}
+
+// quit ends the app through the window's ctx (the self-test's end too):
+// BeforeClose lets it through instead of hiding the window.
+func (a *App) quit(ctx context.Context) {
+	a.desk.quitting.Store(true)
+	a.desk.window().Quit(ctx)
 }
 
 // BeforeClose is options.App.OnBeforeClose: closing the window hides it to
