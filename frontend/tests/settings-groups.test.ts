@@ -31,6 +31,7 @@ const fields = [
   field('DEFAULT_MODEL', 'models', 'Default model', { kind: 'model' }),
   field('OPENAI_API_KEY', 'models', 'OpenAI API key', { secret: true }),
   field('KNOWLEDGE_BASE_DIR', 'knowledge', 'Knowledge base folder'),
+  field('SEARXNG_URL', 'websearch', 'SearXNG address', { kind: 'url' }),
   field('UI_LANGUAGE', 'advanced', 'Language', { choices: ['auto', 'ja', 'en'], value: 'auto', default: 'auto' }),
   field('NEW_KEY', 'someday', ''),
 ]
@@ -38,13 +39,14 @@ const fields = [
 describe('groupSettings', () => {
   it('puts models and keys first, then memory, knowledge base and advanced, unknown groups last', () => {
     const groups = groupSettings(fields)
-    expect(groups.map((g) => g.group)).toEqual(['models', 'memory', 'knowledge', 'advanced'])
+    expect(groups.map((g) => g.group)).toEqual(['models', 'memory', 'knowledge', 'websearch', 'advanced'])
     expect(groups[0].fields.map((f) => f.key)).toEqual(['DEFAULT_MODEL', 'OPENAI_API_KEY'])
-    expect(groups[3].fields.map((f) => f.key)).toEqual(['LOG_LEVEL', 'NEW_KEY'])
+    expect(groups[3].fields.map((f) => f.key)).toEqual(['SEARXNG_URL'])
+    expect(groups[4].fields.map((f) => f.key)).toEqual(['LOG_LEVEL', 'NEW_KEY'])
   })
 
   it('leaves UI_LANGUAGE out of the groups (it has its own picker at the top) and drops empty groups', () => {
-    const groups = groupSettings([fields[2], fields[5]])
+    const groups = groupSettings([fields[2], fields[6]])
     expect(groups.map((g) => g.group)).toEqual(['models'])
     expect(SETTING_GROUPS[0]).toBe('models')
   })
@@ -54,7 +56,7 @@ describe('settingLabel', () => {
   it('gives a plain label in each language and the key only when there is none', () => {
     expect(settingLabel(fields[2], 'en', jaLabels)).toBe('Default model')
     expect(settingLabel(fields[2], 'ja', jaLabels)).toBe('既定のモデル')
-    expect(settingLabel(fields[6], 'ja', jaLabels)).toBe('NEW_KEY')
+    expect(settingLabel(fields[7], 'ja', jaLabels)).toBe('NEW_KEY')
   })
 
   it('has a Japanese label for every key the backend knows', () => {
@@ -62,7 +64,8 @@ describe('settingLabel', () => {
       'LM_STUDIO_API_BASE', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'SUMMARY_MODEL', 'MEMORY_SUMMARIZE_THRESHOLD',
       'SESSION_NOTES_CONTENT_LIMIT', 'KNOWLEDGE_BASE_DIR', 'EMBEDDING_MODEL', 'LOCAL_KB_TOP_K', 'LOCAL_KB_MIN_SCORE',
       'KNOWLEDGE_CONTEXT_LIMIT', 'TAVILY_API_KEY', 'UI_LANGUAGE', 'CONTEXT_WINDOW_TOKENS', 'MAX_OUTPUT_TOKENS',
-      'TOOL_MAX_ROUNDS', 'REMINDER_MAX_AHEAD_DAYS', 'DISCORD_BOT_TOKEN', 'DEBUG', 'LOG_LEVEL']
+      'TOOL_MAX_ROUNDS', 'REMINDER_MAX_AHEAD_DAYS', 'DISCORD_BOT_TOKEN', 'DEBUG', 'LOG_LEVEL',
+      'WEB_SEARCH_PROVIDER', 'TAVILY_BASE_URL', 'BRAVE_API_KEY', 'BRAVE_BASE_URL', 'SEARXNG_URL', 'KNOWLEDGE_REUSE_DAYS']
     for (const k of keys) expect(jaLabels[k], k).toBeTruthy()
   })
 })
@@ -87,7 +90,7 @@ describe('SettingsPanel groups and language', () => {
   it('shows the groups in task order with plain labels and the .env name as secondary text', async () => {
     const w = await mountPanel()
     const headings = w.findAll('[data-testid^="settings-group-"] h3').map((h) => h.text())
-    expect(headings).toEqual(['Models and API keys', 'Memory', 'Knowledge base', 'Advanced'])
+    expect(headings).toEqual(['Models and API keys', 'Memory', 'Knowledge base', 'Web search', 'Advanced'])
     const first = w.get('[data-testid="settings-group-models"]')
     expect(first.findAll('[data-testid="setting-label"]').map((l) => l.text())).toEqual(['Default model', 'OpenAI API key'])
     expect(first.findAll('[data-testid="setting-key"]').map((l) => l.text())).toEqual(['DEFAULT_MODEL', 'OPENAI_API_KEY'])

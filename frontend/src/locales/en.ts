@@ -142,15 +142,23 @@ const en: typeof ja = {
       models: 'Models and API keys',
       memory: 'Memory',
       knowledge: 'Knowledge base',
+      websearch: 'Web search',
       advanced: 'Advanced',
     },
     groupHints: {
       models: 'Choose a model and give its provider’s API key (or the address of a local server such as Ollama). This is all a first chat needs.',
       memory: 'How older messages are summarised and how much of each pinned note is read.',
-      knowledge: 'Your Markdown folder and web search, used to answer from your own documents.',
+      knowledge: 'Your Markdown folder and what web searches taught, used to answer from your own documents.',
+      websearch: 'Lets the model look things up (Tavily, Brave Search or your own SearXNG). Each search is summarised with its sources and kept, and the same question within the reuse period is answered from it without searching again.',
       advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
     },
     envName: 'Name in .env: {key}',
+    webSearchTest: {
+      run: 'Test search',
+      running: 'Searching…',
+      usesSaved: 'The test uses the saved settings: save your changes first.',
+      found: 'No results from {provider} (the search worked) | 1 result from {provider} | {n} results from {provider}',
+    },
     desktop: {
       noTray:
         'This desktop has no system tray, so closing the window quits playchat and reminders fire only while it is open (CLOSE_TO_TRAY has no effect). On GNOME the AppIndicator extension adds a tray.',
@@ -484,6 +492,20 @@ const en: typeof ja = {
         badArguments: 'The arguments are not valid JSON',
         panicked: 'The tool failed unexpectedly',
         failed: '{detail}',
+      },
+      websearch: {
+        notConfigured: 'Web search is not set up: choose a provider and give its key (Tavily, Brave) or address (SearXNG) under Settings › Web search',
+        rateLimited: 'The search provider {provider} says there were too many requests (429). Wait a little and try again',
+        serverError: 'The search provider {provider} failed ({status}). Try again later',
+        rejected: 'The search provider {provider} refused the request ({status}): {detail}. Check the API key in Settings',
+        timeout: 'The search provider {provider} did not answer within {seconds} seconds',
+        unreachable: 'Cannot reach the search provider {provider} at {host}. Check the address and your connection',
+        badResponse: 'The search provider {provider} sent an answer playchat cannot read (for SearXNG: is the json format enabled?)',
+        emptyQuery: 'The search query is empty',
+      },
+      knowledge: {
+        notFound: 'Learned knowledge entry {id} does not exist (it may have been deleted)',
+        badSummary: 'The summary of the search results could not be used: {detail}',
       },
       reminders: {
         dueUnparsable: 'Cannot read the due time “{due}”: write a date and time such as 2026-12-01T09:00',

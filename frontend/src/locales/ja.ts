@@ -140,15 +140,23 @@ export default {
       models: 'モデルと API キー',
       memory: 'メモリ',
       knowledge: 'ナレッジベース',
+      websearch: 'ウェブ検索',
       advanced: '詳細設定',
     },
     groupHints: {
       models: '使うモデルを選び、そのプロバイダーの API キー（または Ollama などローカルサーバーのアドレス）を入力します。最初のチャットに必要なのはこれだけです。',
       memory: '古いメッセージの要約と、ピン留めしたノートを読み込む量の設定です。',
-      knowledge: '自分の Markdown フォルダとウェブ検索。手元の文書をもとに答えるときに使います。',
+      knowledge: '自分の Markdown フォルダと、ウェブ検索で学んだ知識。手元の文書をもとに答えるときに使います。',
+      websearch: 'モデルがウェブで調べられるようにします（Tavily・Brave Search・自前の SearXNG）。検索結果は出典つきで要約して保存し、再利用期間内の同じ質問には検索し直さずにそれを使います。',
       advanced: 'トークン数の上限、ツール、診断の設定です。ふつうは既定値のままで大丈夫です。',
     },
     envName: '.env での名前: {key}',
+    webSearchTest: {
+      run: '検索をテスト',
+      running: '検索中…',
+      usesSaved: 'テストは保存済みの設定で行います。先に変更を保存してください。',
+      found: '{provider} の結果は 0 件でした（検索はできています） | {provider} から 1 件の結果 | {provider} から {n} 件の結果',
+    },
     desktop: {
       noTray:
         'このデスクトップにはシステムトレイがないため、ウィンドウを閉じると playchat は終了し、リマインドは開いている間だけ届きます（CLOSE_TO_TRAY は効きません）。GNOME では AppIndicator 拡張機能でトレイを追加できます。',
@@ -480,6 +488,20 @@ export default {
         badArguments: '引数が正しい JSON ではありません',
         panicked: 'ツールが予期せず失敗しました',
         failed: '{detail}',
+      },
+      websearch: {
+        notConfigured: 'ウェブ検索が設定されていません。設定 › ウェブ検索 でプロバイダーを選び、API キー（Tavily・Brave）またはアドレス（SearXNG）を入力してください',
+        rateLimited: '検索プロバイダー {provider} へのリクエストが多すぎます（429）。少し待ってからもう一度お試しください',
+        serverError: '検索プロバイダー {provider} でエラーが起きました（{status}）。しばらくしてからお試しください',
+        rejected: '検索プロバイダー {provider} がリクエストを拒否しました（{status}）: {detail}。設定の API キーを確認してください',
+        timeout: '検索プロバイダー {provider} が {seconds} 秒以内に応答しませんでした',
+        unreachable: '検索プロバイダー {provider}（{host}）に接続できません。アドレスと接続を確認してください',
+        badResponse: '検索プロバイダー {provider} の応答を読み取れません（SearXNG の場合は json 形式が有効か確認してください）',
+        emptyQuery: '検索語が空です',
+      },
+      knowledge: {
+        notFound: '学習済みナレッジ {id} は存在しません（削除された可能性があります）',
+        badSummary: '検索結果の要約を使えませんでした: {detail}',
       },
       reminders: {
         dueUnparsable: '日時「{due}」を読み取れません。2026-12-01T09:00 のような日時で書いてください',

@@ -744,6 +744,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class WebSearchTest {
+	    provider: string;
+	    query: string;
+	    count: number;
+	    titles: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new WebSearchTest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.query = source["query"];
+	        this.count = source["count"];
+	        this.titles = source["titles"];
+	    }
+	}
 
 }
 
