@@ -54,6 +54,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = kbCmd(ctx, args[1:], env)
 	case "reminders":
 		err = remindersCmd(ctx, args[1:], env)
+	case "knowledge":
+		err = knowledgeCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -115,6 +117,9 @@ Usage:
                                              set a reminder at a local TIME (2026-12-01T09:00[:30]),
                                              repeating by an RFC 5545 RULE (FREQ=DAILY); the window fires it
   playchat reminders cancel ID               cancel a reminder and its repeats
+  playchat knowledge list [--json]           learned knowledge from web searches, newest first
+  playchat knowledge show ID                 one entry: heading, key points, dates, sources
+  playchat knowledge delete ID               delete an entry and its Markdown file
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the
