@@ -49,8 +49,9 @@ type desktop struct {
 
 	// quitting is set by Quit so BeforeClose lets the window close.
 	quitting atomic.Bool
-	// startHidden is set when the window starts hidden in the tray.
-	startHidden bool
+	// hiddenAt is when the window started hidden in the tray (zero when
+	// it started shown).
+	hiddenAt time.Time
 
 	// hostPresent answers whether a tray host runs (nil = tray.HostPresent).
 	hostPresent func(context.Context) (bool, error)
@@ -113,7 +114,9 @@ func (a *App) StartHidden(args []string) bool {
 	if !ok {
 		slog.Info("starting with the window shown: --hidden needs a system tray", "reason", err)
 	}
-	a.desk.startHidden = ok
+	if ok {
+		a.desk.hiddenAt = time.Now()
+	}
 	return ok
 }
 
@@ -138,12 +141,13 @@ func (a *App) startDesktop(ctx context.Context, c *core.Core) {
 		OnReminder: func(r reminders.Reminder) { a.showWindow(); a.emit(EventTrayOpenSession, r.SessionID) },
 		OnQuit:     func() { a.Quit() },
 		Log:        c.Log,
+		// Reminders delivered late at start-up badge a hidden window's icon.
+		HiddenSince: a.desk.hiddenAt,
 	})
 	if err != nil {
 		c.Log.Info("no system tray icon", "err", err)
 		return
 	}
-	t.SetWindowVisible(!a.desk.startHidden)
 	a.desk.mu.Lock()
 	defer a.desk.mu.Unlock()
 	if a.desk.stopped {

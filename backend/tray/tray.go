@@ -68,6 +68,10 @@ type Options struct {
 	OnQuit func()
 	// Log receives refresh errors; nil = slog.Default().
 	Log *slog.Logger
+	// HiddenSince, when not zero, starts the tray with the window hidden
+	// since then (a start hidden in the tray: reminders delivered late at
+	// start-up badge the icon). Zero = the window is shown.
+	HiddenSince time.Time
 }
 
 // ErrStarted is returned by a second Start in one process.
@@ -141,7 +145,7 @@ func start(o Options) (*Tray, error) {
 	if _, err := sessionBus(); err != nil {
 		return nil, fmt.Errorf("tray: session bus: %w", err)
 	}
-	t := &Tray{o: o, plain: plain, badged: badged, kick: make(chan struct{}, 1),
+	t := &Tray{o: o, plain: plain, badged: badged, kick: make(chan struct{}, 1), hiddenSince: o.HiddenSince,
 		done: make(chan struct{}), refreshed: make(chan struct{}), shown: map[*systray.MenuItem]itemState{}}
 	l := t.labels()
 	// Set before start: the item's properties are exported with them.
