@@ -523,6 +523,36 @@ const en: typeof ja = {
   toast: {
     dismiss: 'Click to dismiss',
   },
+  search: {
+    title: 'Search all chats',
+    placeholder: 'Search chats… (Ctrl+K)',
+    allSessions: 'All chats',
+    session: 'Chat',
+    from: 'From',
+    to: 'To',
+    clearDates: 'Clear dates',
+    searching: 'Searching…',
+    noHits: 'No messages match',
+    hint: '↑↓ to choose, Enter to open, Esc to close',
+    more: 'Showing the newest {n}. Add a word or a filter to narrow it down.',
+    archived: 'Summarised',
+    missing: 'This message can no longer be shown (deleted, or the chat could not be loaded)',
+    failed: 'Search failed',
+  },
+  shortcuts: {
+    title: 'Keyboard shortcuts',
+    newChat: 'New chat',
+    search: 'Search all chats',
+    stop: 'Stop the reply being written',
+    copyLast: 'Copy the last reply',
+    editLast: 'Edit your last message (in an empty message box)',
+    settings: 'Open Settings',
+    sheet: 'This list of shortcuts',
+    copied: 'Copied the last reply',
+    nothingToCopy: 'There is no reply to copy',
+    copyFailed: 'Could not copy',
+    imeNote: 'No shortcut fires while an input method (IME) is composing.',
+  },
 }
 
 export default en

@@ -56,6 +56,20 @@ export namespace app {
 	        this.model = source["model"];
 	    }
 	}
+	export class ExcerptPart {
+	    text: string;
+	    match: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExcerptPart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.match = source["match"];
+	    }
+	}
 	export class ImportResult {
 	    session: session.Summary;
 	    messages: number;
@@ -582,6 +596,68 @@ export namespace app {
 	        this.turnId = source["turnId"];
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
+	    }
+	}
+	export class SearchHit {
+	    sessionId: string;
+	    sessionTitle: string;
+	    messageId: number;
+	    role: string;
+	    createdAt: string;
+	    archived: boolean;
+	    excerpt: ExcerptPart[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.sessionTitle = source["sessionTitle"];
+	        this.messageId = source["messageId"];
+	        this.role = source["role"];
+	        this.createdAt = source["createdAt"];
+	        this.archived = source["archived"];
+	        this.excerpt = this.convertValues(source["excerpt"], ExcerptPart);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SearchRequest {
+	    query: string;
+	    sessionId: string;
+	    from: string;
+	    to: string;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.sessionId = source["sessionId"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.limit = source["limit"];
 	    }
 	}
 	export class SendRequest {

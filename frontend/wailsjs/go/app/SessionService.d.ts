@@ -17,6 +17,8 @@ export function Messages(arg1:string):Promise<Array<app.Message>>;
 
 export function Rename(arg1:string,arg2:string):Promise<session.Summary>;
 
+export function Search(arg1:app.SearchRequest):Promise<Array<app.SearchHit>>;
+
 export function SelectBranch(arg1:string,arg2:number):Promise<Array<app.Message>>;
 
 export function SetModel(arg1:string,arg2:string):Promise<session.Summary>;

@@ -30,6 +30,10 @@ export function Rename(arg1, arg2) {
   return window['go']['app']['SessionService']['Rename'](arg1, arg2);
 }
 
+export function Search(arg1) {
+  return window['go']['app']['SessionService']['Search'](arg1);
+}
+
 export function SelectBranch(arg1, arg2) {
   return window['go']['app']['SessionService']['SelectBranch'](arg1, arg2);
 }
