@@ -79,6 +79,16 @@ func TestSearchFindsAJapaneseWordInAnotherSessionWithItsSessionAndExcerpt(t *tes
 	if hits := search(t, f.db, MessageSearch{Text: "焼いた sourdough"}); len(hits) != 0 {
 		t.Fatalf("every word must match: %v", hitIDs(hits))
 	}
+	if hits := search(t, f.db, MessageSearch{Text: "小説を書いた"}); len(hits) != 0 {
+		t.Fatalf("書く is in no message: %v", hitIDs(hits))
+	}
+	w := Message{SessionID: f.en.ID, Role: RoleUser, Content: "昨日、小説を書きました"}
+	if err := f.db.InsertMessage(context.Background(), &w); err != nil {
+		t.Fatal(err)
+	}
+	if hits := search(t, f.db, MessageSearch{Text: "小説を書いた"}); len(hits) != 1 || hits[0].MessageID != w.ID {
+		t.Fatalf("書いた should find 書きました (both 書く): %v", hitIDs(hits))
+	}
 	if hits := search(t, f.db, MessageSearch{Text: "BREAD"}); len(hits) != 1 || hits[0].MessageID != f.enMsg.ID {
 		t.Fatalf("case-insensitive Latin word: %v", hitIDs(hits))
 	}
