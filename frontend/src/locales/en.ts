@@ -95,6 +95,14 @@ const en: typeof ja = {
     label: 'Message',
     hint: 'Enter sends, Shift+Enter starts a new line.',
   },
+  markdown: {
+    copyCode: 'Copy',
+    copyCodeLabel: 'Copy the code',
+    copyMessage: 'Copy the message',
+    copied: 'Copied',
+    copyFailed: 'Could not copy',
+    diagramError: 'The diagram could not be drawn: {error}',
+  },
   model: {
     label: 'Model',
     default: 'Default',

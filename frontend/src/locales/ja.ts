@@ -93,6 +93,14 @@ export default {
     label: 'メッセージ',
     hint: 'Enter で送信、Shift+Enter で改行します。',
   },
+  markdown: {
+    copyCode: 'コピー',
+    copyCodeLabel: 'コードをコピー',
+    copyMessage: 'メッセージをコピー',
+    copied: 'コピーしました',
+    copyFailed: 'コピーできませんでした',
+    diagramError: '図を描けませんでした: {error}',
+  },
   model: {
     label: 'モデル',
     default: '既定',
