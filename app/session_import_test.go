@@ -13,7 +13,7 @@ func TestTheWindowsImportSniffsAChatGPTExportAndReportsItsCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Format != "chatgpt" || res.Sessions != 2 || res.Messages != 6 || res.Placeholders != 4 ||
+	if res.Format != "chatgpt" || res.Sessions != 2 || res.Messages != 9 || res.Placeholders != 4 ||
 		res.Skipped != 5 || res.SkippedConversations != 1 || res.Branches != 2 || res.Session.Title != "東京の天気について" {
 		t.Fatalf("result = %+v", res)
 	}

@@ -254,6 +254,7 @@ type ImportResult struct {
 	// SkippedConversations the conversations left with no message.
 	Skipped              int `json:"skipped"`
 	SkippedConversations int `json:"skippedConversations"`
-	// Branches counts ChatGPT branches (edits, regenerations) not imported.
+	// Branches counts ChatGPT branches (edits, regenerations) other than
+	// the one shown, imported as versions to switch to.
 	Branches int `json:"branches"`
 }

@@ -134,7 +134,7 @@ func sessionsImport(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, res.Session.ID)
 		return nil
 	}
-	fmt.Fprintf(env.Stderr, "imported %d sessions with %d messages from %s (%d placeholders for images, attachments and tool traces; skipped %d system, hidden or empty messages and %d empty conversations; %d other branches not imported)\n",
+	fmt.Fprintf(env.Stderr, "imported %d sessions with %d messages from %s (%d placeholders for images, attachments and tool traces; skipped %d system, hidden or empty messages and %d empty conversations; %d other branches kept as versions)\n",
 		res.Sessions, res.Messages, res.Format, res.Placeholders, res.Skipped, res.SkippedConversations, res.Branches)
 	fmt.Fprintln(env.Stdout, res.Session.ID)
 	return nil

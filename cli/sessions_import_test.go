@@ -17,7 +17,7 @@ func TestSessionsImportFromChatGPTAndClaudePrintsTheCounts(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	want := "imported 2 sessions with 6 messages from chatgpt (4 placeholders for images, attachments and tool traces; skipped 5 system, hidden or empty messages and 1 empty conversations; 2 other branches not imported)"
+	want := "imported 2 sessions with 9 messages from chatgpt (4 placeholders for images, attachments and tool traces; skipped 5 system, hidden or empty messages and 1 empty conversations; 2 other branches kept as versions)"
 	if strings.TrimSpace(r.stderr) != want {
 		t.Errorf("stderr = %q\nwant     %q", r.stderr, want)
 	}

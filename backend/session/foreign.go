@@ -55,9 +55,10 @@ type Batch struct {
 	Skipped int
 	// SkippedConversations counts conversations left with no message.
 	SkippedConversations int
-	// Branches counts the ChatGPT branches (edits and regenerations) that
-	// were not imported: only the branch ending at the conversation's
-	// current_node, the one its window showed, is imported.
+	// Branches counts the ChatGPT branches (edits and regenerations) other
+	// than the one ending at the conversation's current_node (the one its
+	// window showed, selected after the import). They are imported too, as
+	// versions to switch to (Conversation.Parents).
 	Branches int
 }
 

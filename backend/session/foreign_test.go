@@ -43,7 +43,7 @@ func sessionsByTitle(t *testing.T, db *store.DB) map[string][]store.Message {
 	}
 	out := map[string][]store.Message{}
 	for _, s := range ss {
-		ms, err := db.SessionMessages(ctx, s.ID)
+		ms, err := db.BranchMessages(ctx, s.ID) // the selected branch
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,8 @@ func TestChatGPTExportImportsTheShownBranchWithPlaceholdersAndCounts(t *testing.
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Report{Format: FromChatGPT, Sessions: 2, Messages: 6, Placeholders: 4, Skipped: 5, SkippedConversations: 1, Branches: 2}
+	// 6 messages on the shown branches, 3 on the Tokyo conversation's two others.
+	want := Report{Format: FromChatGPT, Sessions: 2, Messages: 9, Placeholders: 4, Skipped: 5, SkippedConversations: 1, Branches: 2}
 	got := rep
 	got.Session = store.Session{}
 	if got != want {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -24,10 +25,12 @@ import (
 //	 "metadata":{"model_slug","is_visually_hidden_from_conversation"},"recipient"}.
 //
 // The mapping is a tree: an edited question or a regenerated answer starts a
-// sibling branch. Only the branch ending at current_node (the one ChatGPT's
-// window showed) is imported; the other branches are counted in
-// Batch.Branches. Consecutive assistant and tool nodes (a reply that ran
-// code or browsed is several nodes) become one assistant message.
+// sibling branch. Every branch is imported into the session's message tree
+// (gptTree), and the branch ending at current_node (the one ChatGPT's window
+// showed) is selected; the other branches are counted in Batch.Branches and
+// can be switched to like playchat's own versions. Consecutive assistant and
+// tool nodes (a reply that ran code or browsed is several nodes) become one
+// assistant message.
 
 type gptConversation struct {
 	Title            *string             `json:"title"`
@@ -90,53 +93,16 @@ func ParseChatGPT(data []byte) (Batch, error) {
 		c := Conversation{Index: i, Title: deref(gc.Title), CreatedAt: epoch(gc.CreateTime), UpdatedAt: epoch(gc.UpdateTime)}
 		path, others := gptBranch(gc)
 		b.Branches += others
-		for _, n := range path {
-			m := n.Message
-			if m == nil {
-				continue // a null slot (the tree's root): nothing to import
+		var top *gptNode
+		if len(path) > 0 {
+			top = path[0]
+		}
+		msgOf := gptTree(gc, top, &b, &c)
+		c.Leaf = -1
+		if len(path) > 0 {
+			if k, ok := msgOf[path[len(path)-1]]; ok {
+				c.Leaf = k
 			}
-			role := m.Author.Role
-			hidden := m.Metadata != nil && m.Metadata.Hidden != nil && *m.Metadata.Hidden
-			if role == store.RoleSystem || hidden || (m.Content != nil && m.Content.ContentType == "user_editable_context") {
-				b.Skipped++
-				continue
-			}
-			text, ph := gptText(m)
-			if strings.TrimSpace(text) == "" {
-				b.Skipped++
-				continue
-			}
-			b.Placeholders += ph
-			model := ""
-			if m.Metadata != nil && m.Metadata.ModelSlug != nil {
-				model = *m.Metadata.ModelSlug
-			}
-			at := epoch(m.CreateTime)
-			if role == "tool" {
-				role = store.RoleAssistant
-			}
-			switch role {
-			case store.RoleUser:
-				model = ""
-			case store.RoleAssistant:
-				if model == "" {
-					model = deref(gc.DefaultModelSlug)
-				}
-			default:
-				// An author playchat has no role for: kept, marked, as a
-				// reply so its text is not lost.
-				text = fmt.Sprintf("[%s] %s", placeholderName(role), text)
-				role = store.RoleAssistant
-			}
-			if k := len(c.Messages) - 1; k >= 0 && role == store.RoleAssistant && c.Messages[k].Role == store.RoleAssistant {
-				prev := &c.Messages[k]
-				prev.Content += "\n\n" + text
-				if model != "" {
-					prev.Model = model
-				}
-				continue
-			}
-			c.Messages = append(c.Messages, ForeignMessage{Role: role, Content: text, Model: model, CreatedAt: at})
 		}
 		if len(c.Messages) == 0 {
 			b.SkippedConversations++
@@ -149,6 +115,111 @@ func ParseChatGPT(data []byte) (Batch, error) {
 		return Batch{}, &ValidationError{problems}
 	}
 	return b, nil
+}
+
+// gptTree converts every branch of the conversation's mapping into c's
+// Messages and Parents, walking down from the roots (nodes without a parent
+// in the mapping, in id order) so a parent always comes before its
+// children and siblings keep ChatGPT's order. A node that is skipped (a null
+// slot, a system or hidden message) passes its place to its children; an
+// assistant or tool node that is the only child of a node whose text went
+// into an assistant message joins that message (a reply that ran code is
+// several nodes). top, the first node of the shown branch, is walked last
+// as one more root, so a branch whose parents loop (no root) still comes
+// in. It returns, for each node reached, the index of the message holding
+// its text or its nearest imported ancestor's (-1: none).
+func gptTree(gc gptConversation, top *gptNode, b *Batch, c *Conversation) map[*gptNode]int {
+	msgOf := map[*gptNode]int{}
+	var roots []*gptNode
+	for _, n := range gc.Mapping {
+		if n != nil && (n.Parent == nil || gc.Mapping[*n.Parent] == nil) {
+			roots = append(roots, n)
+		}
+	}
+	sort.Slice(roots, func(i, j int) bool { return roots[i].ID < roots[j].ID })
+	if top != nil {
+		roots = append(roots, top) // skipped below when already reached
+	}
+	type item struct {
+		n      *gptNode
+		parent int  // the message index the node goes under (-1: a root)
+		only   bool // the node is its tree parent's only child
+	}
+	var stack []item
+	for i := len(roots) - 1; i >= 0; i-- {
+		stack = append(stack, item{roots[i], -1, false})
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if _, seen := msgOf[it.n]; seen {
+			continue
+		}
+		at := it.parent
+		if fm, ok := gptConvert(gc, it.n.Message, b); ok {
+			if p := it.parent; p >= 0 && it.only && fm.Role == store.RoleAssistant && c.Messages[p].Role == store.RoleAssistant {
+				prev := &c.Messages[p]
+				prev.Content += "\n\n" + fm.Content
+				if fm.Model != "" {
+					prev.Model = fm.Model
+				}
+			} else {
+				c.Messages = append(c.Messages, fm)
+				c.Parents = append(c.Parents, it.parent)
+				at = len(c.Messages) - 1
+			}
+		}
+		msgOf[it.n] = at
+		kids := it.n.Children
+		for k := len(kids) - 1; k >= 0; k-- { // pushed in reverse: popped in order
+			if child := gc.Mapping[kids[k]]; child != nil {
+				stack = append(stack, item{child, at, len(kids) == 1})
+			}
+		}
+	}
+	return msgOf
+}
+
+// gptConvert turns one node's message into a ForeignMessage, counting what
+// it skips and the placeholders it writes in b; ok is false for a message
+// not imported (none, system, hidden, or without text).
+func gptConvert(gc gptConversation, m *gptMessage, b *Batch) (ForeignMessage, bool) {
+	if m == nil {
+		return ForeignMessage{}, false // a null slot (the tree's root): nothing to import
+	}
+	role := m.Author.Role
+	hidden := m.Metadata != nil && m.Metadata.Hidden != nil && *m.Metadata.Hidden
+	if role == store.RoleSystem || hidden || (m.Content != nil && m.Content.ContentType == "user_editable_context") {
+		b.Skipped++
+		return ForeignMessage{}, false
+	}
+	text, ph := gptText(m)
+	if strings.TrimSpace(text) == "" {
+		b.Skipped++
+		return ForeignMessage{}, false
+	}
+	b.Placeholders += ph
+	model := ""
+	if m.Metadata != nil && m.Metadata.ModelSlug != nil {
+		model = *m.Metadata.ModelSlug
+	}
+	if role == "tool" {
+		role = store.RoleAssistant
+	}
+	switch role {
+	case store.RoleUser:
+		model = ""
+	case store.RoleAssistant:
+		if model == "" {
+			model = deref(gc.DefaultModelSlug)
+		}
+	default:
+		// An author playchat has no role for: kept, marked, as a reply so
+		// its text is not lost.
+		text = fmt.Sprintf("[%s] %s", placeholderName(role), text)
+		role = store.RoleAssistant
+	}
+	return ForeignMessage{Role: role, Content: text, Model: model, CreatedAt: epoch(m.CreateTime)}, true
 }
 
 // gptBranch returns the nodes from the root to the conversation's

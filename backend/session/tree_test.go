@@ -126,3 +126,47 @@ func TestAParentAfterItsChildIsRefusedAndNothingIsWritten(t *testing.T) {
 		t.Fatalf("a refused file wrote a session")
 	}
 }
+
+func TestChatGPTBranchesAreImportedAsVersionsWithTheShownOneSelected(t *testing.T) {
+	db := emptyDB(t)
+	ctx := context.Background()
+	if _, err := ImportAny(ctx, db, bytes.NewReader(fixture(t, "chatgpt_conversations.json")), FromChatGPT); err != nil {
+		t.Fatal(err)
+	}
+	var sid string
+	ss, _ := db.ListSessions(ctx)
+	for _, s := range ss {
+		if s.Title == "東京の天気について" {
+			sid = s.ID
+		}
+	}
+	tree, branch := shape(t, db, sid)
+	// The regenerated answer is a sibling of the shown one under the first
+	// question; the question before its edit (with its answer) a sibling of
+	// the edited one under the first answer.
+	wantTree := "明日の東京の天気は？<-," +
+		"An older answer that was regenerated.<明日の東京の天気は？," +
+		"晴れの予報です。<明日の東京の天気は？," +
+		"A question before it was edited<晴れの予報です。," +
+		"The answer to the unedited question.<A question before it was edited," +
+		"[image omitted]\n\nこの画像の気温を計算して<晴れの予報です。," +
+		"[tool call omitted: python]\n\n[tool output omitted: python]\n\n気温は23度です。<[image omitted]\n\nこの画像の気温を計算して"
+	if tree != wantTree {
+		t.Fatalf("tree =\n%s\nwant\n%s", tree, wantTree)
+	}
+	if !strings.HasSuffix(branch, "気温は23度です。") || strings.Contains(branch, "older answer") {
+		t.Fatalf("selected branch = %s, want the one ending at current_node", branch)
+	}
+	// Switching to the unedited question shows its answer.
+	all, _ := db.SessionMessages(ctx, sid)
+	for _, m := range all {
+		if m.Content == "A question before it was edited" {
+			if _, err := db.SelectBranch(ctx, sid, m.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, b := shape(t, db, sid); b != "明日の東京の天気は？,晴れの予報です。,A question before it was edited,The answer to the unedited question." {
+		t.Fatalf("other branch = %s", b)
+	}
+}

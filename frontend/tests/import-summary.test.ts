@@ -15,15 +15,15 @@ function translate(locale: 'en' | 'ja'): Translate {
 }
 
 describe('the import toast', () => {
-  it('counts the chats of a ChatGPT export and says what was left out', () => {
+  it('counts the chats of a ChatGPT export and says what was left out or kept aside', () => {
     expect(importSummary(translate('en'), gpt)).toBe(
       'Imported 2 chats (6 messages) from ChatGPT. 4 images, attachments or tool steps shown as placeholders; ' +
         '5 system, hidden or empty messages skipped; 1 empty conversation skipped; ' +
-        '2 other branches (edits or regenerations) not imported.',
+        '2 other branches (edits or regenerations) kept as versions.',
     )
     expect(importSummary(translate('ja'), gpt)).toBe(
       'ChatGPT からチャット 2 件をインポートしました（メッセージ 6 件）。画像・添付ファイル・ツールの 4 箇所はプレースホルダーで表示、' +
-        'システム・非表示・空のメッセージ 5 件をスキップ、空の会話 1 件をスキップ、別の分岐（編集・再生成）2 件は取り込んでいません。',
+        'システム・非表示・空のメッセージ 5 件をスキップ、空の会話 1 件をスキップ、別の分岐（編集・再生成）2 件も別バージョンとして取り込みました。',
     )
   })
 

@@ -45,7 +45,7 @@ const en: typeof ja = {
     importPlaceholders: '{n} image, attachment or tool step shown as a placeholder | {n} images, attachments or tool steps shown as placeholders',
     importSkipped: '{n} system, hidden or empty message skipped | {n} system, hidden or empty messages skipped',
     importEmptyChats: '{n} empty conversation skipped | {n} empty conversations skipped',
-    importBranches: '{n} other branch (an edit or regeneration) not imported | {n} other branches (edits or regenerations) not imported',
+    importBranches: '{n} other branch (an edit or regeneration) kept as a version | {n} other branches (edits or regenerations) kept as versions',
     renamePlaceholder: 'Chat name',
     streaming: 'Replying',
     renameOf: 'Rename “{title}”',

@@ -43,7 +43,7 @@ export default {
     importPlaceholders: '画像・添付ファイル・ツールの {n} 箇所はプレースホルダーで表示',
     importSkipped: 'システム・非表示・空のメッセージ {n} 件をスキップ',
     importEmptyChats: '空の会話 {n} 件をスキップ',
-    importBranches: '別の分岐（編集・再生成）{n} 件は取り込んでいません',
+    importBranches: '別の分岐（編集・再生成）{n} 件も別バージョンとして取り込みました',
     renamePlaceholder: 'チャット名',
     streaming: '応答中',
     renameOf: '「{title}」の名前を変更',
