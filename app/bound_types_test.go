@@ -50,3 +50,15 @@ func TestMessageToolsAreTheTurnEventsToolActivity(t *testing.T) {
 		t.Fatal("a message without activity has nil tools; the window expects []")
 	}
 }
+
+// A stored reply's cited sources come back as the sources event's own type,
+// [] when there are none, so the chips survive a reload.
+func TestMessageSourcesAreTheTurnEventsSources(t *testing.T) {
+	m := toMessage(store.Message{ID: 1, Role: store.RoleAssistant, Sources: `[{"title":"t","url":"https://a.example/"}]`})
+	if len(m.Sources) != 1 || m.Sources[0] != (event.Source{Title: "t", URL: "https://a.example/"}) {
+		t.Fatalf("sources = %+v", m.Sources)
+	}
+	if m = toMessage(store.Message{ID: 2, Role: store.RoleUser}); m.Sources == nil {
+		t.Fatal("a message without sources has nil sources; the window expects []")
+	}
+}

@@ -24,7 +24,7 @@ func toSession(s store.Session) Session { return session.SummaryOf(s) }
 func toMessage(m store.Message) Message {
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
 		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
-		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}}
+		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}, Sources: []event.Source{}}
 	if m.ParentID != nil {
 		out.ParentID = *m.ParentID
 	}
@@ -32,6 +32,10 @@ func toMessage(m store.Message) Message {
 		// Written by the turn from event.ToolActivity; an unreadable value
 		// only hides the activity list.
 		_ = json.Unmarshal([]byte(m.ToolActivity), &out.Tools)
+	}
+	if m.Sources != "" {
+		// Written by the turn from event.Source; unreadable, no chips.
+		_ = json.Unmarshal([]byte(m.Sources), &out.Sources)
 	}
 	if m.ErrorInfo != "" {
 		// Written by the turn from apperr.Info; unreadable, the English

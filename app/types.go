@@ -39,6 +39,9 @@ type Message struct {
 	// Tools is the reply's tool activity as the activity list showed it.
 	// It is the "tool" turn event's value merged by ID (bound directly).
 	Tools []event.ToolActivity `json:"tools"`
+	// Sources are the web pages the reply's turn cited ({title, url}, the
+	// "sources" turn event's value), shown as numbered chips; [] when none.
+	Sources []event.Source `json:"sources"`
 	// ParentID is the message this one follows in the session's message
 	// tree (0 for a first message).
 	ParentID int64 `json:"parentId"`

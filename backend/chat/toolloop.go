@@ -43,6 +43,8 @@ type reply struct {
 	promptTokens, completionTokens int
 	activity                       []event.ToolActivity
 	requests                       int
+	// sources are the pages the turn's tools cited, in order, each URL once.
+	sources []event.Source
 }
 
 // streamReply streams the reply with the tools attached and runs the tool
@@ -193,9 +195,28 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 		em.Emit(event.Event{Type: event.NotesUpdated})
 	}
 	if err == nil && len(res.Sources) > 0 {
-		em.Emit(event.Event{Type: event.Sources, Value: res.Sources})
+		// The turn's whole list so far (a later search adds to it), stored
+		// with the reply.
+		r.addSources(res.Sources)
+		em.Emit(event.Event{Type: event.Sources, Value: append([]event.Source(nil), r.sources...)})
 	}
 	return content
+}
+
+// addSources appends the pages not cited yet (by URL).
+func (r *reply) addSources(ss []event.Source) {
+	for _, s := range ss {
+		seen := false
+		for _, have := range r.sources {
+			if have.URL == s.URL {
+				seen = true
+				break
+			}
+		}
+		if !seen && s.URL != "" {
+			r.sources = append(r.sources, s)
+		}
+	}
 }
 
 func (s *Service) callTool(ctx context.Context, tool tools.Tool, call tools.Call) (res tools.Result, err error) {

@@ -51,6 +51,11 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 			reply.ToolActivity = string(b)
 		}
 	}
+	if len(r.sources) > 0 {
+		if b, jerr := json.Marshal(r.sources); jerr == nil {
+			reply.Sources = string(b)
+		}
+	}
 	if reply.PromptTokens == 0 {
 		reply.PromptTokens = built.Tokens
 	}

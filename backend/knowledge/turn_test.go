@@ -162,6 +162,10 @@ func TestAWebSearchLeavesSourcedKnowledgeThatLaterTurnsReuse(t *testing.T) {
 	if len(stored) != 2 || stored[0].Name != "web_search" || stored[1].Name != "save_knowledge" || stored[1].Status != "done" {
 		t.Errorf("stored activity = %s", res.Reply.ToolActivity)
 	}
+	var storedSrc []event.Source
+	if err := json.Unmarshal([]byte(res.Reply.Sources), &storedSrc); err != nil || len(storedSrc) != 2 || storedSrc[0] != wantSrc[0] {
+		t.Errorf("sources stored with the reply = %q", res.Reply.Sources)
+	}
 	if tm := toolMessage(reqs[2]); !strings.Contains(tm, "saved the summary as learned-knowledge entry [1]") || !strings.Contains(tm, "晴れ、最高気温 14℃ [1]") {
 		t.Errorf("tool result = %q", tm)
 	}

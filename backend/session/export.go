@@ -8,7 +8,7 @@
 //	 "activeLeafId":…,
 //	 "memories":[{"id","summary","messageCount","level","mergedInto","createdAt","tags"}],
 //	 "messages":[{"id","parentId","role","content","status","error","model","promptTokens",
-//	              "completionTokens","createdAt","archivedAt","memoryId","tags","toolActivity"}]}
+//	              "completionTokens","createdAt","archivedAt","memoryId","tags","toolActivity","sources"}]}
 //
 // Version 2 added the message tree (issue 9): each message's parentId (absent
 // for a first message; a parent comes before its children) and the
@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"time"
 
+	"playchat/backend/event"
 	"playchat/backend/store"
 )
 
@@ -79,6 +80,8 @@ type DocMessage struct {
 	Tags             []string   `json:"tags,omitempty"`
 	// ToolActivity is the reply's tool activity list (a JSON array), if any.
 	ToolActivity json.RawMessage `json:"toolActivity,omitempty"`
+	// Sources are the web pages the reply cited, if any (http or https).
+	Sources []event.Source `json:"sources,omitempty"`
 }
 
 // Export builds the document of one session.
@@ -128,6 +131,9 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 			MemoryID: m.MemoryID, Tags: msgTags[m.ID]}
 		if m.ToolActivity != "" {
 			dm.ToolActivity = json.RawMessage(m.ToolActivity)
+		}
+		if m.Sources != "" {
+			_ = json.Unmarshal([]byte(m.Sources), &dm.Sources)
 		}
 		if m.ArchivedAt != nil {
 			t := m.ArchivedAt.UTC()

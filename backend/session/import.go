@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -200,6 +201,11 @@ func Validate(doc Document) error {
 				add("messages[%d].toolActivity is not a JSON array of objects", i)
 			}
 		}
+		for j, src := range m.Sources {
+			if u, err := url.Parse(src.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				add("messages[%d].sources[%d].url is not an http or https URL", i, j)
+			}
+		}
 		// A message's memory may have been deleted (the message stays
 		// archived with no memory), but a memory id needs archivedAt.
 		if m.MemoryID != nil && m.ArchivedAt == nil {
@@ -260,6 +266,10 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 			row := store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
 				Model: m.Model, PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
 				ToolActivity: string(m.ToolActivity)}
+			if len(m.Sources) > 0 {
+				b, _ := json.Marshal(m.Sources)
+				row.Sources = string(b)
+			}
 			if m.ArchivedAt != nil {
 				t := m.ArchivedAt.UTC()
 				row.ArchivedAt = &t

@@ -43,10 +43,11 @@ func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 }
 
 // UpdateMessageResult rewrites the reply fields of a stored message: content,
-// status, error (with its error info), model, token counts and tool activity.
+// status, error (with its error info), model, token counts, tool activity
+// and cited sources.
 func (d *DB) UpdateMessageResult(ctx context.Context, m *Message) error {
 	_, err := d.bun.NewUpdate().Model(m).
-		Column("content", "status", "error", "error_info", "model", "prompt_tokens", "completion_tokens", "tool_activity").
+		Column("content", "status", "error", "error_info", "model", "prompt_tokens", "completion_tokens", "tool_activity", "sources").
 		WherePK().Exec(ctx)
 	return err
 }

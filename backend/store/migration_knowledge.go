@@ -7,7 +7,9 @@ package store
 // the Markdown file under knowledge_base/web_search/ with its content hash,
 // and when its results were fetched and the entry last changed; sources keep
 // their order. Existing rows get their query as heading and a lower-cased
-// query as the normalised one.
+// query as the normalised one. A reply keeps the pages its turn cited
+// (messages.sources, a JSON array of {title, url}; "" when none), so its
+// source chips survive a reload and an export.
 const MigrationKnowledge = "20261201000013_knowledge"
 
 // The step is appended here rather than in migrations.go's literal so the
@@ -28,5 +30,6 @@ func init() {
 		`CREATE INDEX ix_knowledge_entries_norm_query ON knowledge_entries(norm_query, fetched_at)`,
 		`CREATE INDEX ix_knowledge_entries_created ON knowledge_entries(created_at, id)`,
 		`CREATE INDEX ix_knowledge_sources_entry ON knowledge_sources(entry_id, position)`,
+		`ALTER TABLE messages ADD COLUMN sources TEXT NOT NULL DEFAULT ''`,
 	}})
 }

@@ -58,7 +58,10 @@ type Message struct {
 	// ErrorInfo is Error with its code and params as JSON
 	// ({"code","params","message"}, backend/apperr.Info); "" when there is
 	// no error, or for replies stored before codes existed.
-	ErrorInfo string    `bun:"error_info"`
+	ErrorInfo string `bun:"error_info"`
+	// Sources are the web pages the reply's turn cited (web_search,
+	// read_knowledge) as a JSON array of {title, url}; "" when none.
+	Sources   string    `bun:"sources"`
 	CreatedAt time.Time `bun:"created_at"`
 }
 
