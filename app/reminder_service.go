@@ -244,13 +244,18 @@ func (a *App) startReminders(ctx context.Context, c *core.Core) {
 			if p := a.plat(); p != nil {
 				p.Show()
 			}
+			if t := a.trayIcon(); t != nil {
+				t.SetWindowVisible(true) // tray.go: the badge goes once the window shows
+			}
 			emit(EventReminderOpen, ReminderOpen{ReminderID: r.ID, SessionID: r.SessionID})
 		}})
 	window := desknotify.NotifierFunc(func(_ context.Context, n reminders.Notification) error {
 		emit(EventReminderFired, ReminderFired{Reminder: toReminderItem(n.Reminder), Late: n.Late})
 		return nil
 	})
-	if err := c.StartReminders(ctx, desknotify.Fanout{Desktop: desk, Window: window}); err != nil {
+	// The tray's "Pause notifications for 1 hour" (tray.go) skips only the pop-up.
+	popup := reminders.UnlessPaused(desk, a.NotificationPause())
+	if err := c.StartReminders(ctx, desknotify.Fanout{Desktop: popup, Window: window}); err != nil {
 		c.Log.Warn("reminders scheduler", "err", err)
 	}
 }
