@@ -598,6 +598,100 @@ export namespace app {
 	        this.model = source["model"];
 	    }
 	}
+	export class ReminderInput {
+	    content: string;
+	    due: string;
+	    repeat: string;
+	    sessionId: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReminderInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.content = source["content"];
+	        this.due = source["due"];
+	        this.repeat = source["repeat"];
+	        this.sessionId = source["sessionId"];
+	    }
+	}
+	export class ReminderItem {
+	    id: number;
+	    content: string;
+	    dueAt: string;
+	    zone: string;
+	    repeat: string;
+	    state: string;
+	    error: string;
+	    note: string;
+	    late: boolean;
+	    sessionId: string;
+	    origin: string;
+	    createdAt: string;
+	    notifiedAt: string;
+	    cancelledAt: string;
+	    unseen: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReminderItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.content = source["content"];
+	        this.dueAt = source["dueAt"];
+	        this.zone = source["zone"];
+	        this.repeat = source["repeat"];
+	        this.state = source["state"];
+	        this.error = source["error"];
+	        this.note = source["note"];
+	        this.late = source["late"];
+	        this.sessionId = source["sessionId"];
+	        this.origin = source["origin"];
+	        this.createdAt = source["createdAt"];
+	        this.notifiedAt = source["notifiedAt"];
+	        this.cancelledAt = source["cancelledAt"];
+	        this.unseen = source["unseen"];
+	    }
+	}
+	export class ReminderList {
+	    upcoming: ReminderItem[];
+	    past: ReminderItem[];
+	    unseen: number;
+	    zone: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReminderList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.upcoming = this.convertValues(source["upcoming"], ReminderItem);
+	        this.past = this.convertValues(source["past"], ReminderItem);
+	        this.unseen = source["unseen"];
+	        this.zone = source["zone"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SearchHit {
 	    sessionId: string;
 	    sessionTitle: string;
