@@ -878,6 +878,38 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class StoredContextReport {
+	    found: boolean;
+	    report: chat.ContextReport;
+	
+	    static createFrom(source: any = {}) {
+	        return new StoredContextReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.found = source["found"];
+	        this.report = this.convertValues(source["report"], chat.ContextReport);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class TurnStart {
 	    turnId: string;
 	    sessionId: string;
@@ -951,6 +983,93 @@ export namespace apperr {
 	        this.code = source["code"];
 	        this.params = source["params"];
 	        this.message = source["message"];
+	    }
+	}
+
+}
+
+export namespace chat {
+	
+	export class HistoryUsage {
+	    tokens: number;
+	    sent: number;
+	    leftOut: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryUsage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokens = source["tokens"];
+	        this.sent = source["sent"];
+	        this.leftOut = source["leftOut"];
+	    }
+	}
+	export class ContextReport {
+	    model: string;
+	    window: number;
+	    output: number;
+	    input: number;
+	    used: number;
+	    prompt: number;
+	    message: number;
+	    layers: layer.Usage[];
+	    history: HistoryUsage;
+	    preview: boolean;
+	    tooLong: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.window = source["window"];
+	        this.output = source["output"];
+	        this.input = source["input"];
+	        this.used = source["used"];
+	        this.prompt = source["prompt"];
+	        this.message = source["message"];
+	        this.layers = this.convertValues(source["layers"], layer.Usage);
+	        this.history = this.convertValues(source["history"], HistoryUsage);
+	        this.preview = source["preview"];
+	        this.tooLong = source["tooLong"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PreviewRequest {
+	    sessionId: string;
+	    text: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PreviewRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.text = source["text"];
+	        this.model = source["model"];
 	    }
 	}
 
@@ -1087,6 +1206,89 @@ export namespace kb {
 	        this.embedded = source["embedded"];
 	        this.embeddingPending = source["embeddingPending"];
 	        this.embeddingError = source["embeddingError"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace layer {
+	
+	export class Item {
+	    kind: string;
+	    id: string;
+	    title: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Item(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.id = source["id"];
+	        this.title = source["title"];
+	    }
+	}
+	export class Omission {
+	    kind: string;
+	    id: string;
+	    title: string;
+	    reason: string;
+	    kept: number;
+	    total: number;
+	    unit: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Omission(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.reason = source["reason"];
+	        this.kept = source["kept"];
+	        this.total = source["total"];
+	        this.unit = source["unit"];
+	    }
+	}
+	export class Usage {
+	    layer: string;
+	    tokens: number;
+	    fullTokens: number;
+	    included: Item[];
+	    leftOut: Omission[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.layer = source["layer"];
+	        this.tokens = source["tokens"];
+	        this.fullTokens = source["fullTokens"];
+	        this.included = this.convertValues(source["included"], Item);
+	        this.leftOut = this.convertValues(source["leftOut"], Omission);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

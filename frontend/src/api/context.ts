@@ -1,0 +1,54 @@
+// The context-meter adapter (ChatService.ContextPreview / ContextReport):
+// what the next turn's context would hold for a draft, and what a stored
+// reply's context held — each layer's tokens of the model's window, what was
+// sent and what was left out or cut to fit.
+import * as ChatService from '../../wailsjs/go/app/ChatService'
+import type { chat, layer } from '../../wailsjs/go/models'
+import { call } from './errors'
+
+/** One request's context report (Go's chat.ContextReport; sizes in tokens). */
+export type ContextReport = chat.ContextReport
+/** One layer's share of a report (Go's layer.Usage). */
+export type LayerUsage = layer.Usage
+/** Something left out or cut (Go's layer.Omission). */
+export type Omission = layer.Omission
+/** Something sent (Go's layer.Item). */
+export type ContextItem = layer.Item
+
+/** The report with every list present (Go may send null for an empty slice). */
+export function normalizeReport(r: Partial<ContextReport> | null | undefined): ContextReport {
+  return {
+    model: r?.model ?? '',
+    window: r?.window ?? 0,
+    output: r?.output ?? 0,
+    input: r?.input ?? 0,
+    used: r?.used ?? 0,
+    prompt: r?.prompt ?? 0,
+    message: r?.message ?? 0,
+    layers: (r?.layers ?? []).map((u) => ({
+      layer: u?.layer ?? '',
+      tokens: u?.tokens ?? 0,
+      fullTokens: u?.fullTokens ?? 0,
+      included: u?.included ?? [],
+      leftOut: u?.leftOut ?? [],
+    })),
+    history: { tokens: r?.history?.tokens ?? 0, sent: r?.history?.sent ?? 0, leftOut: r?.history?.leftOut ?? 0 },
+    preview: !!r?.preview,
+    tooLong: !!r?.tooLong,
+  } as ContextReport
+}
+
+/**
+ * What the next turn would send for `text` in session `sessionId` ("" = a
+ * new chat) with `model` ("" = the session's or the default). Calls no model
+ * and writes nothing.
+ */
+export async function preview(sessionId: string, text: string, model: string): Promise<ContextReport> {
+  return normalizeReport(await call(() => ChatService.ContextPreview({ sessionId, text, model })))
+}
+
+/** The report stored with reply `messageId`, or null when none was stored. */
+export async function stored(messageId: number): Promise<ContextReport | null> {
+  const r = await call(() => ChatService.ContextReport(messageId))
+  return r?.found ? normalizeReport(r.report) : null
+}
