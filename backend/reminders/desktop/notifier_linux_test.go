@@ -15,7 +15,7 @@ import (
 	"github.com/godbus/dbus/v5"
 	"github.com/jonboulle/clockwork"
 
-	"playchat/backend/internal/fakedbus"
+	fakedbus "playchat/backend/reminders/desktop/desktoptest"
 	"playchat/backend/reminders"
 	"playchat/backend/store"
 )

@@ -1,10 +1,10 @@
-// Package fakedbus runs a private D-Bus session bus (dbus-daemon started
+// Package desktoptest runs a private D-Bus session bus (dbus-daemon started
 // for a test) and a fake freedesktop notification server on it
 // (org.freedesktop.Notifications: GetCapabilities, GetServerInformation,
 // Notify, CloseNotification; the ActionInvoked and NotificationClosed
 // signals), so tests and scripts/fakenotify can see every Notify call and
 // play the person clicking an action.
-package fakedbus
+package desktoptest
 
 import (
 	"bufio"
