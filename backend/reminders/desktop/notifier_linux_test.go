@@ -15,8 +15,8 @@ import (
 	"github.com/godbus/dbus/v5"
 	"github.com/jonboulle/clockwork"
 
-	fakedbus "playchat/backend/reminders/desktop/desktoptest"
 	"playchat/backend/reminders"
+	fakedbus "playchat/backend/reminders/desktop/desktoptest"
 	"playchat/backend/store"
 )
 
