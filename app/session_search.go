@@ -98,3 +98,17 @@ func toSearchHits(hits []store.MessageHit) []SearchHit {
 	}
 	return out
 }
+
+// PrepareSearch indexes the messages stored since the last search (and, the
+// first time, loads the Japanese dictionary), so the search the user is
+// about to type answers at once. The window calls it when the search opens
+// and does not wait for it; a search run meanwhile waits for it instead of
+// doing the same work. Its errors are the database's and the dictionary's.
+func (s *SessionService) PrepareSearch() error {
+	c, err := s.app.backend()
+	if err != nil {
+		return err
+	}
+	_, err = c.DB.IndexPendingMessages(context.Background())
+	return err
+}

@@ -49,3 +49,33 @@ func TestSessionSearchFindsMessagesOfEverySessionWithExcerptParts(t *testing.T) 
 		t.Fatal("an unreadable date was accepted")
 	}
 }
+
+// PrepareSearch indexes what was stored since the last search, so the
+// search itself has nothing left to segment.
+func TestPrepareSearchEmptiesTheIndexQueue(t *testing.T) {
+	a, _ := newTestApp(t)
+	c, _ := a.backend()
+	ctx := context.Background()
+	sess, _ := c.DB.CreateSession(ctx, "", "openai/m")
+	for _, text := range []string{"一つ目", "二つ目"} {
+		if err := c.DB.InsertMessage(ctx, &store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	queued := func() int {
+		var n int
+		if err := c.DB.Bun().QueryRowContext(ctx, `SELECT count(*) FROM message_search_pending`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if queued() != 2 {
+		t.Fatalf("queued before = %d, want 2", queued())
+	}
+	if err := (&SessionService{a}).PrepareSearch(); err != nil {
+		t.Fatal(err)
+	}
+	if queued() != 0 {
+		t.Fatalf("queued after = %d", queued())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -42,6 +43,9 @@ const (
 	// transaction.
 	indexBatch = 500
 )
+
+// indexMu serialises IndexPendingMessages.
+var indexMu sync.Mutex
 
 // ErrEmptySearch is returned for a query with no searchable word (empty,
 // punctuation only).
@@ -107,6 +111,10 @@ func (h MessageHit) ExcerptText(open, close string) string {
 // or deleted meanwhile is left for the next pass (or was dropped by its
 // trigger). Its errors are the database's and the dictionary's.
 func (d *DB) IndexPendingMessages(ctx context.Context) (int, error) {
+	// One pass at a time in this process: a search waits for a pass already
+	// segmenting the queue instead of segmenting the same messages again.
+	indexMu.Lock()
+	defer indexMu.Unlock()
 	total := 0
 	for {
 		var rows []struct {

@@ -17,6 +17,12 @@ export const search = (req: SearchRequest): Promise<SearchHit[]> =>
   call(async () => (await Sessions.Search(req as app.SearchRequest)) ?? [])
 
 /**
+ * Indexes messages stored since the last search in the background (the
+ * search dialog calls it on opening, so the first query answers at once).
+ */
+export const prepare = (): Promise<void> => call(() => Sessions.PrepareSearch())
+
+/**
  * The [from, to) bounds of a range of local days picked in date inputs
  * ("YYYY-MM-DD", "" = open), as UTC RFC 3339 times: from the first day's
  * local midnight to the midnight after the last day.

@@ -38,6 +38,7 @@ export const useSearchStore = defineStore('search', () => {
   let focusSeq = 0
 
   function show() {
+    if (!open.value) void searchApi.prepare().catch(() => {}) // the search reports any error itself
     open.value = true
   }
   function close() {

@@ -15,6 +15,8 @@ export function List():Promise<Array<session.Summary>>;
 
 export function Messages(arg1:string):Promise<Array<app.Message>>;
 
+export function PrepareSearch():Promise<void>;
+
 export function Rename(arg1:string,arg2:string):Promise<session.Summary>;
 
 export function Search(arg1:app.SearchRequest):Promise<Array<app.SearchHit>>;

@@ -26,6 +26,10 @@ export function Messages(arg1) {
   return window['go']['app']['SessionService']['Messages'](arg1);
 }
 
+export function PrepareSearch() {
+  return window['go']['app']['SessionService']['PrepareSearch']();
+}
+
 export function Rename(arg1, arg2) {
   return window['go']['app']['SessionService']['Rename'](arg1, arg2);
 }
