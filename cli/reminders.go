@@ -36,24 +36,29 @@ type reminderRow struct {
 	ID      int64  `json:"id"`
 	Content string `json:"content"`
 	// DueAt is the next firing in UTC (RFC 3339); DueLocal the same in Zone.
-	DueAt       time.Time  `json:"dueAt"`
-	DueLocal    string     `json:"dueLocal"`
-	Zone        string     `json:"zone"`
-	Repeat      string     `json:"repeat"`
-	State       string     `json:"state"`
-	Late        bool       `json:"late"`
-	Error       string     `json:"error"`
+	DueAt    time.Time `json:"dueAt"`
+	DueLocal string    `json:"dueLocal"`
+	Zone     string    `json:"zone"`
+	Repeat   string    `json:"repeat"`
+	State    string    `json:"state"`
+	Late     bool      `json:"late"`
+	Error    string    `json:"error"`
+	// Note says how the last delivery reached the person only in part
+	// ("no notification service": shown in the window only).
+	Note        string     `json:"note"`
 	Origin      string     `json:"origin"`
 	SessionID   string     `json:"sessionId"`
 	NotifiedAt  *time.Time `json:"notifiedAt"`
 	CancelledAt *time.Time `json:"cancelledAt"`
+	// SeenAt is when the person saw or acknowledged the last delivery.
+	SeenAt *time.Time `json:"seenAt"`
 }
 
 func rowOf(r reminders.Reminder) reminderRow {
 	return reminderRow{ID: r.ID, Content: r.Content, DueAt: r.DueAt.UTC(),
 		DueLocal: r.DueAt.In(r.Location()).Format("2006-01-02T15:04:05Z07:00"), Zone: r.Zone,
-		Repeat: r.Repeat(), State: string(r.State), Late: r.Late, Error: r.Error, Origin: r.Origin,
-		SessionID: r.SessionID, NotifiedAt: r.NotifiedAt, CancelledAt: r.CancelledAt}
+		Repeat: r.Repeat(), State: string(r.State), Late: r.Late, Error: r.Error, Note: r.Note, Origin: r.Origin,
+		SessionID: r.SessionID, NotifiedAt: r.NotifiedAt, CancelledAt: r.CancelledAt, SeenAt: r.SeenAt}
 }
 
 func remindersList(ctx context.Context, args []string, env Env) error {
@@ -92,6 +97,9 @@ func remindersList(ctx context.Context, args []string, env Env) error {
 		state := string(r.State)
 		if r.Late {
 			state += " (late)"
+		}
+		if r.Note != "" {
+			state += " (" + r.Note + ")"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DueAt.In(r.Location()).Format("2006-01-02 15:04:05 Mon"),
 			oneLine(r.Zone), oneLine(r.Repeat()), state, oneLine(r.Content))
