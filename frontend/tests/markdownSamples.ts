@@ -113,3 +113,43 @@ export function longReply(chars = 10_000): string {
   }
   return parts.join('\n\n').slice(0, chars)
 }
+
+/** A long reply mixing paragraphs with formulas, display math, code, a table and lists. */
+export function mathReply(chars = 10_000): string {
+  const parts: string[] = []
+  let i = 0
+  while (parts.join('\n\n').length < chars) {
+    switch (i % 6) {
+      case 0:
+        parts.push(
+          `## Step ${i}\n\nLet $f_${i}(x) = x^{${i}} + \\frac{1}{x}$ and \\(g(x) = \\sqrt{x^2+${i}}\\). ` +
+            `It costs $1.99 or $${i} (PATH=$HOME/bin:$PATH stays text), and $f'(x) > 0$ for $x>1$.`,
+        )
+        break
+      case 1:
+        parts.push(`$$\n\\int_0^{${i}} e^{-x^2}\\,dx = \\sum_{k=0}^{\\infty} \\frac{(-1)^k ${i}^{2k+1}}{k!(2k+1)}\n$$`)
+        break
+      case 2:
+        parts.push(
+          '```python\n' +
+            `def area_${i}(r: float) -> float:\n    """Area of a circle."""\n    return 3.14159 * r ** 2  # $r$ stays code\n\n` +
+            `print(area_${i}(${i}))\n` +
+            '```',
+        )
+        break
+      case 3:
+        parts.push(`| n | $n^2$ | cost |\n|---|---|---|\n| ${i} | $${i * i}$ | $5 |\n| ${i + 1} | $${(i + 1) ** 2}$ | $10 |`)
+        break
+      case 4:
+        parts.push(
+          `\\[\n\\begin{aligned} a_${i} &= b + c \\\\ d &= \\frac{a_${i}}{2} \\end{aligned}\n\\]\n\n` +
+            `- point with $\\alpha_${i}$\n- \`code with $dollar\`\n  - nested $\\beta$`,
+        )
+        break
+      default:
+        parts.push('```sh\n' + `awk '{print $1, $2}' file${i}.txt | sort -k2\necho "$HOME"\n` + '```')
+    }
+    i++
+  }
+  return parts.join('\n\n').slice(0, chars)
+}

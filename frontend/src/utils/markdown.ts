@@ -19,7 +19,10 @@ import DOMPurify, { type Config } from 'dompurify'
 import { Marked, type Links, type Token, type Tokens } from 'marked'
 import { streamingView } from './fence'
 import { highlightCode } from './highlight'
-import { extractMath, hasMathPlaceholder, replaceMathPlaceholders, restoreMathSource, stripPlaceholderMarks } from './math'
+import {
+  type MathScan, extractMath, extractMathIncremental, hasMathPlaceholder, replaceMathPlaceholders, restoreMathSource,
+  stripPlaceholderMarks,
+} from './math'
 
 const SAFE_URL = /^(?:https?:|mailto:|#)/i
 /** SAFE_URL, or a relative reference: no scheme and not protocol-relative. */
@@ -166,9 +169,12 @@ export function renderMarkdown(src: string, opts: RenderOptions = {}): string {
 
 /** The text marked lexes: line ends normalised, the streaming view, formulas as placeholders. */
 function prepareSource(source: string, streaming: boolean): string {
-  let src = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source
-  if (streaming) src = streamingView(src)
-  return extractMath(src, streaming)
+  return extractMath(viewSource(source, streaming), streaming)
+}
+
+function viewSource(source: string, streaming: boolean): string {
+  const src = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source
+  return streaming ? streamingView(src) : src
 }
 
 // ---- Math placeholders, code blocks ------------------------------------------
@@ -367,6 +373,8 @@ export class MarkdownBlockRenderer {
   /** The tokens came from lexing only the tail (while streaming). */
   private incremental = false
   private blocks: RenderedBlock[] = []
+  /** The last math extraction: a growing reply is scanned from its last blank line only. */
+  private math: MathScan | null = null
 
   constructor(private readonly relativeLinks = false) {}
 
@@ -377,7 +385,8 @@ export class MarkdownBlockRenderer {
       // Hooks see the whole document (preprocess/postprocess): no blocks.
       return [{ key: 'all', html: renderMarkdown(source, { streaming, relativeLinks: this.relativeLinks }) }]
     }
-    const src = prepareSource(source, streaming)
+    this.math = extractMathIncremental(viewSource(source, streaming), streaming, this.math)
+    const src = this.math.out
     this.lex(src, streaming)
 
     const content = this.tokens.filter(isContent)

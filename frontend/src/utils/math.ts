@@ -120,20 +120,64 @@ function displayEnd(s: string, open: number, delim: string, inQuote: boolean): n
  * Text without `$` or a backslash comes back as it is.
  */
 export function extractMath(src: string, streaming = false): string {
-  if (src.indexOf('$') < 0 && src.indexOf('\\') < 0) return src
+  return scan(src, streaming).out
+}
+
+/**
+ * The result of extracting a text's formulas, kept so that the text grown by
+ * a few characters is scanned only from its last blank line: nothing crosses
+ * a blank line outside a fence (display math, code spans and \(…\) stop at
+ * one), so what comes before it is final.
+ */
+export interface MathScan {
+  src: string
+  out: string
+  /** A line start after a blank line, outside any fence: src before it is final … */
+  cut: number
+  /** … and this is how long its output is. */
+  outCut: number
+}
+
+/** extractMath for a growing text, reusing `prev` (the scan of an earlier version) when it can. */
+export function extractMathIncremental(src: string, streaming: boolean, prev: MathScan | null): MathScan {
+  if (prev && prev.cut > 0 && src.length >= prev.cut && src.startsWith(prev.src.slice(0, prev.cut))) {
+    const tail = scan(src.slice(prev.cut), streaming)
+    return {
+      src,
+      out: prev.out.slice(0, prev.outCut) + tail.out,
+      cut: tail.cut > 0 ? prev.cut + tail.cut : prev.cut,
+      outCut: tail.cut > 0 ? prev.outCut + tail.outCut : prev.outCut,
+    }
+  }
+  return { src, ...scan(src, streaming) }
+}
+
+function scan(src: string, streaming: boolean): { out: string; cut: number; outCut: number } {
   const n = src.length
   const parts: string[] = []
   let last = 0
+  let outLen = 0
+  let cut = 0
+  let outCut = 0
   const emit = (start: number, end: number, kind: Kind) => {
-    parts.push(src.slice(last, start), placeholder(kind, src.slice(start, end)))
+    const ph = placeholder(kind, src.slice(start, end))
+    parts.push(src.slice(last, start), ph)
+    outLen += start - last + ph.length
     last = end
   }
+  if (src.indexOf('$') < 0 && src.indexOf('\\') < 0) return { out: src, cut: 0, outCut: 0 }
   let fence: { ch: string; len: number } | null = null
+  let prevBlank = false
   let i = 0
   while (i < n) {
     if (i === 0 || src[i - 1] === '\n') {
       const eol = lineEnd(src, i)
       const line = src.slice(i, eol)
+      if (!fence && prevBlank && i > 0) {
+        cut = i
+        outCut = outLen + (i - last)
+      }
+      prevBlank = isBlank(line)
       if (fence) {
         const m = FENCE_OPEN.exec(line)
         if (m && m[1][0] === fence.ch && m[1].length >= fence.len && m[2].trim() === '') fence = null
@@ -208,9 +252,9 @@ export function extractMath(src: string, streaming = false): string {
     }
     i++
   }
-  if (last === 0) return src
+  if (last === 0) return { out: src, cut, outCut }
   parts.push(src.slice(last))
-  return parts.join('')
+  return { out: parts.join(''), cut, outCut }
 }
 
 /** After a run of `len` backticks at `from`: the end of the matching run, or -1 (no blank line between). */
