@@ -150,6 +150,10 @@ func (d *DB) SelectBranch(ctx context.Context, sessionID string, id int64) (int6
 	return leaf, err
 }
 
+// maxInParams keeps an IN list well below SQLite's limit of 32,766 bound
+// parameters.
+const maxInParams = 10000
+
 // SiblingIDs returns, for each of the given messages of the session, the
 // ids of the messages that share its parent (itself included), oldest first.
 // A message without siblings maps to a list of one.
@@ -169,11 +173,14 @@ func (d *DB) SiblingIDs(ctx context.Context, sessionID string, ms []Message) (ma
 		ParentID *int64 `bun:"parent_id"`
 	}
 	q := d.bun.NewSelect().Table("messages").Column("id", "parent_id").Where("session_id = ?", sessionID)
-	if len(parents) > 0 {
+	switch {
+	case len(parents) > maxInParams:
+		// Past SQLite's bound-parameter limit: read the whole session's links.
+	case len(parents) > 0:
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.Where("parent_id IS NULL").WhereOr("parent_id IN (?)", bun.In(parents))
 		})
-	} else {
+	default:
 		q = q.Where("parent_id IS NULL")
 	}
 	if err := q.Order("id ASC").Scan(ctx, &rows); err != nil {
