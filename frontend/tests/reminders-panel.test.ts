@@ -4,7 +4,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Reminder, ReminderList } from '@/api/reminders'
 import RemindersNavButton from '@/components/reminders/RemindersNavButton.vue'
 import RemindersPanel from '@/components/reminders/RemindersPanel.vue'
+import { useReminderEvents } from '@/composables/useReminderEvents'
+import type { ReminderHandlers } from '@/api/reminders'
 import { useReminderStore } from '@/stores/reminders'
+import { useToastStore } from '@/stores/toasts'
+import { defineComponent, h } from 'vue'
 import { useSessionStore } from '@/stores/sessions'
 import { formProblem, parseLocalInput, repeatChoice, toLocalInput } from '@/utils/reminderTime'
 import { testI18n } from './helpers'
@@ -164,5 +168,34 @@ describe('RemindersNavButton', () => {
     await flushPromises()
     expect(w.get('[data-testid="reminders-badge"]').text()).toBe('2')
     expect(w.attributes('aria-label')).toBe('Reminders (2 new)')
+  })
+})
+
+describe('useReminderEvents', () => {
+  it('shows a toast when a reminder fires, counts it, and a notification click selects its chat', async () => {
+    let handlers: ReminderHandlers | null = null
+    api.onReminderEvents.mockImplementation((h) => {
+      handlers = h
+      return () => {}
+    })
+    api.list.mockResolvedValue(listOf([]))
+    const sessions = useSessionStore()
+    sessions.sessions = [{ id: 's9', title: 'x', model: '', createdAt: '', updatedAt: '' } as never]
+    const Host = defineComponent({
+      setup() {
+        useReminderEvents(() => false)
+        return () => h('div')
+      },
+    })
+    mount(Host, { global: { plugins: [testI18n()] } })
+    await flushPromises()
+    expect(handlers).not.toBeNull()
+    handlers!.fired({ reminder: rem({ id: 3, content: '燃えるゴミ' }), late: false })
+    expect(useToastStore().toasts.map((t) => t.message)).toEqual(['⏰ Reminder: 燃えるゴミ'])
+    expect(useReminderStore().unseen).toBe(1)
+    handlers!.open({ reminderId: 3, sessionId: 's9' })
+    expect(sessions.currentId).toBe('s9')
+    handlers!.open({ reminderId: 4, sessionId: 'gone' })
+    expect(sessions.currentId).toBe('s9')
   })
 })
