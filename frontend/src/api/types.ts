@@ -67,10 +67,12 @@ export interface SettingsUpdate {
  * A stored message. `tools` is the activity of the tool calls that produced
  * a reply (null or missing for messages stored before tools existed).
  */
-export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' | 'parentId'> {
+export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' | 'parentId' | 'sources'> {
   /** The message this one follows in the session's tree (0 or absent for a first message). */
   parentId?: number
   tools?: ToolActivity[] | null
+  /** The pages the reply's turn cited (absent for messages stored before sources were kept). */
+  sources?: Source[] | null
   /** `error` with its code and params (absent for replies stored before codes existed). */
   errorInfo?: ErrorInfo | null
 }

@@ -67,6 +67,7 @@ const en: typeof ja = {
     forgotten: 'forgotten (its memory was deleted)',
     archived: 'summarised into memory',
     thinking: 'Thinking…',
+    sources: 'Sources',
     stopping: 'Stopping…',
     showEarlier: 'Show {n} earlier message | Show {n} earlier messages',
     jumpToLatest: 'Jump to latest',

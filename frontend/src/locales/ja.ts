@@ -65,6 +65,7 @@ export default {
     forgotten: '忘れた（メモリを削除済み）',
     archived: 'メモリに要約済み',
     thinking: '考えています…',
+    sources: '出典',
     stopping: '停止しています…',
     showEarlier: 'さらに前の {n} 件を表示',
     jumpToLatest: '最新へ移動',

@@ -13,7 +13,7 @@ export interface ChatMessage extends Message {
 }
 
 export function fromStored(m: Message): ChatMessage {
-  return { ...m, key: 'm' + m.id, pending: false, tools: m.tools ?? [], sources: [] }
+  return { ...m, key: 'm' + m.id, pending: false, tools: m.tools ?? [], sources: m.sources ?? [] }
 }
 
 export function draftMessage(

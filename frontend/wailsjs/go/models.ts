@@ -430,6 +430,7 @@ export namespace app {
 	    archived: boolean;
 	    forgotten: boolean;
 	    tools: event.ToolActivity[];
+	    sources: event.Source[];
 	    parentId: number;
 	    siblingIds?: number[];
 	
@@ -451,6 +452,7 @@ export namespace app {
 	        this.archived = source["archived"];
 	        this.forgotten = source["forgotten"];
 	        this.tools = this.convertValues(source["tools"], event.ToolActivity);
+	        this.sources = this.convertValues(source["sources"], event.Source);
 	        this.parentId = source["parentId"];
 	        this.siblingIds = source["siblingIds"];
 	    }
@@ -1077,6 +1079,20 @@ export namespace chat {
 
 export namespace event {
 	
+	export class Source {
+	    title: string;
+	    url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.url = source["url"];
+	    }
+	}
 	export class ToolActivity {
 	    id: string;
 	    name?: string;
