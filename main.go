@@ -84,6 +84,9 @@ func runWindow() (err error) {
 		Bind:             a.Services(),
 		ErrorFormatter:   app.FormatError,
 		Linux:            &linux.Options{ProgramName: "playchat", Icon: icon},
+		// Files and folders dropped on the Knowledge panel (an element with
+		// --wails-drop-target: drop) go to KBService.ImportDropped.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		// A second launch focuses the running window instead of opening
 		// another one on the same database.
 		SingleInstanceLock: &options.SingleInstanceLock{

@@ -655,6 +655,24 @@ const en: typeof ja = {
       history: 'left out: no room in the budget',
     },
   },
+  kbDrop: {
+    hint: 'Drop here to copy into the knowledge base (.md, .txt or folders)',
+    preparing: 'Preparing to copy…',
+    copying: 'Copying… {done} / {total}',
+    copied: 'Copied {n} document into the knowledge base | Copied {n} documents into the knowledge base',
+    skipped: '({n} skipped)',
+    failed: 'The files could not be imported: {error}',
+    busy: 'The previous drop is still being copied. Drop again when it is done.',
+    reason: {
+      unsupported: 'Not a supported type (.md and .txt only): {n}',
+      too_big: 'Too big (8 MiB at most): {n}',
+      duplicate: 'Already in the knowledge base with the same text: {n}',
+      exists: 'Another document of that name exists (not overwritten): {n}',
+      unreadable: 'Unreadable, or not UTF-8 text: {n}',
+      limit: 'Beyond the 5,000 files one drop takes: {n}',
+      more: 'and {n} more',
+    },
+  },
 }
 
 export default en

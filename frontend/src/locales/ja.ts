@@ -651,4 +651,22 @@ export default {
       history: '予算に入らず省略',
     },
   },
+  kbDrop: {
+    hint: 'ここにドロップしてナレッジベースにコピー（.md・.txt・フォルダ）',
+    preparing: 'コピーの準備中…',
+    copying: 'コピー中… {done} / {total}',
+    copied: '{n} 件をナレッジベースにコピーしました',
+    skipped: '（{n} 件は取り込んでいません）',
+    failed: '取り込めませんでした: {error}',
+    busy: '前にドロップしたファイルをコピー中です。終わってからもう一度ドロップしてください。',
+    reason: {
+      unsupported: '対応していない形式（.md と .txt のみ）: {n} 件',
+      too_big: '大きすぎるファイル（8 MiB まで）: {n} 件',
+      duplicate: '同じ内容がすでにある: {n} 件',
+      exists: '同じ名前の別の文書がある（上書きしません）: {n} 件',
+      unreadable: '読めない、または UTF-8 のテキストでない: {n} 件',
+      limit: '一度に取り込める 5000 件を超えた分: {n} 件',
+      more: 'ほか {n} 件',
+    },
+  },
 }

@@ -1140,6 +1140,58 @@ export namespace event {
 
 export namespace kb {
 	
+	export class DropSkip {
+	    path: string;
+	    reason: string;
+	    detail: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DropSkip(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.reason = source["reason"];
+	        this.detail = source["detail"];
+	    }
+	}
+	export class DropReport {
+	    copied: string[];
+	    skipped: DropSkip[];
+	    skippedMore: number;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DropReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.copied = source["copied"];
+	        this.skipped = this.convertValues(source["skipped"], DropSkip);
+	        this.skippedMore = source["skippedMore"];
+	        this.bytes = source["bytes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class FailedDoc {
 	    path: string;
 	    error: string;

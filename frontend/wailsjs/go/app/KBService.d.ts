@@ -3,6 +3,8 @@
 import {app} from '../models';
 import {kb} from '../models';
 
+export function ImportDropped(arg1:string,arg2:Array<string>):Promise<kb.DropReport>;
+
 export function OpenFolder():Promise<void>;
 
 export function Read(arg1:string):Promise<app.KBDoc>;

@@ -1,0 +1,62 @@
+// The knowledge-base drop adapter (KBService.ImportDropped): files and
+// folders dropped on the Knowledge panel are copied into the knowledge base;
+// progress arrives on "kb:drop:<dropId>" while the call runs.
+import * as KBService from '../../wailsjs/go/app/KBService'
+import type { kb } from '../../wailsjs/go/models'
+import { EventsOn, OnFileDrop, OnFileDropOff } from '../../wailsjs/runtime/runtime'
+import { call } from './errors'
+
+/** What a drop did (Go's kb.DropReport). */
+export type DropReport = kb.DropReport
+/** One dropped file that was not copied (Go's kb.DropSkip). */
+export type DropSkip = kb.DropSkip
+
+/** Files copied so far of the total planned. */
+export interface DropProgress {
+  done: number
+  total: number
+}
+
+let seq = 0
+
+/** Copies `paths` (absolute, as dropped) into the knowledge base. */
+export async function importDropped(paths: string[], onProgress?: (p: DropProgress) => void): Promise<DropReport> {
+  const dropId = `${Date.now().toString(36)}-${++seq}`
+  const off = onProgress
+    ? EventsOn(`kb:drop:${dropId}`, (v: unknown) => {
+        const p = v as Partial<DropProgress> | null
+        if (p && typeof p.done === 'number' && typeof p.total === 'number') onProgress({ done: p.done, total: p.total })
+      })
+    : null
+  try {
+    const r = await call(() => KBService.ImportDropped(dropId, paths))
+    return {
+      copied: r?.copied ?? [],
+      skipped: r?.skipped ?? [],
+      skippedMore: r?.skippedMore ?? 0,
+      bytes: r?.bytes ?? 0,
+    } as DropReport
+  } finally {
+    off?.()
+  }
+}
+
+/**
+ * Listens for files dropped on an element styled `--wails-drop-target: drop`
+ * (the window's file drop, options.DragAndDrop.EnableFileDrop); returns the
+ * function that stops listening. Only one listener can be active at a time.
+ */
+export function onFileDrop(handler: (paths: string[]) => void): () => void {
+  try {
+    OnFileDrop((_x: number, _y: number, paths: string[]) => handler(paths ?? []), true)
+  } catch {
+    return () => {} // outside the Wails window (a plain browser) there is no file drop
+  }
+  return () => {
+    try {
+      OnFileDropOff()
+    } catch {
+      // the runtime is gone (the window is closing)
+    }
+  }
+}
