@@ -1,0 +1,57 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"playchat/backend/chat"
+)
+
+// The window's context meter: the preview binds chat.ContextReport with the
+// keys the meter reads (lists never null), and a message without a stored
+// report says so instead of failing.
+func TestContextPreviewAndStoredReportAsTheWindowReadsThem(t *testing.T) {
+	a, _ := newTestApp(t, "DEFAULT_MODEL=openai/gpt-4o-mini")
+	s := &ChatService{a}
+	r, err := s.ContextPreview(chat.PreviewRequest{Text: "こんにちは"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(r)
+	for _, want := range []string{`"window":128000`, `"model":"openai/gpt-4o-mini"`, `"preview":true`, `"layers":[{`,
+		`"included":[`, `"leftOut":[`, `"history":{"tokens":0,"sent":0,"leftOut":0}`, `"tooLong":false`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("preview JSON lacks %s: %s", want, b)
+		}
+	}
+	if strings.Contains(string(b), "null") {
+		t.Errorf("preview JSON holds a null list: %s", b)
+	}
+	got, err := s.ContextReport(12345)
+	if err != nil || got.Found {
+		t.Fatalf("unknown message: %+v, %v", got, err)
+	}
+}
+
+// Dropping files on the Knowledge panel copies them and reports progress on
+// the drop's own event.
+func TestImportDroppedCopiesAndEmitsProgress(t *testing.T) {
+	a, p := newTestApp(t)
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "memo.txt"), []byte("メモ\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := (&KBService{a}).ImportDropped("d1", []string{filepath.Join(src, "memo.txt"), filepath.Join(src, "missing.md")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Copied) != 1 || rep.Copied[0] != "memo.md" || len(rep.Skipped) != 1 || rep.Skipped[0].Reason != "unreadable" {
+		t.Fatalf("report = %+v", rep)
+	}
+	if len(p.events) == 0 || p.events[len(p.events)-1] != "kb:drop:d1" {
+		t.Fatalf("events = %v", p.events)
+	}
+}
