@@ -117,7 +117,7 @@ func (a *App) Shutdown(ctx context.Context) {
 func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
-		&WebSearchService{a}, &ReminderService{a}}
+		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}}
 }
 
 // errNotStarted is returned while the core is not open.
