@@ -5,6 +5,7 @@ import ContextReportPanel from '@/components/context/ContextReportPanel.vue'
 import ReplyContextButton from '@/components/context/ReplyContextButton.vue'
 import { normalizeReport, type ContextReport } from '@/api/context'
 import { fillLevel, formatTokens, leftOutEntries, segments } from '@/utils/contextMeter'
+import { AppError } from '@/api/errors'
 import { testI18n } from './helpers'
 
 vi.mock('@/api/context', async (orig) => {
@@ -164,6 +165,19 @@ describe('ContextMeter', () => {
     resolveOld(overBudget({ used: 100 }))
     await vi.runAllTimersAsync()
     expect(w.get('[data-testid="context-meter-label"]').text()).toBe('7k / 10k')
+    w.unmount()
+  })
+
+  it('stays empty without a model, and says so when measuring fails', async () => {
+    api.preview.mockRejectedValueOnce(new AppError({ code: 'chat.noModel', params: {}, message: 'no model' }))
+    const w = mountMeter()
+    await vi.runAllTimersAsync()
+    expect(w.find('[data-testid="context-meter-bar"]').exists()).toBe(false)
+    expect(w.find('[data-testid="context-meter-failed"]').exists()).toBe(false)
+    api.preview.mockRejectedValueOnce(new Error('boom'))
+    await w.setProps({ sessionId: 's3' })
+    await vi.runAllTimersAsync()
+    expect(w.find('[data-testid="context-meter-failed"]').exists()).toBe(true)
     w.unmount()
   })
 
