@@ -77,13 +77,33 @@ func (d *DB) MergeMemories(ctx context.Context, sessionID string, ids []int64, s
 }
 
 // ActiveMemories returns the session's memories that were not merged into a
-// newer one, oldest first: long-term memory (context layer 4).
+// newer one, oldest first: long-term memory (context layer 4). Of a session
+// whose messages branch (tree.go) only the memories of the selected branch
+// count: those summarising (themselves or through the memories merged into
+// them) a message on it, and those whose messages are gone; a summary of
+// another branch's messages is left out.
 func (d *DB) ActiveMemories(ctx context.Context, sessionID string) ([]Memory, error) {
 	var ms []Memory
-	err := d.bun.NewSelect().Model(&ms).Where("session_id = ? AND merged_into IS NULL", sessionID).
+	err := d.bun.NewSelect().Model(&ms).
+		With("covers", d.bun.NewRaw(memoryCovers, sessionID)).
+		Where("session_id = ? AND merged_into IS NULL", sessionID).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("id IN (SELECT c.root FROM covers c WHERE c.id IN (SELECT x.memory_id FROM messages x "+
+				"WHERE x.memory_id IS NOT NULL AND x.id IN ("+branchIDs+")))", sessionID).
+				WhereOr("id NOT IN (SELECT c.root FROM covers c WHERE c.id IN (SELECT x.memory_id FROM messages x "+
+					"WHERE x.session_id = ? AND x.archived_at IS NOT NULL AND x.memory_id IS NOT NULL))", sessionID)
+		}).
 		Order("created_at ASC", "id ASC").Scan(ctx)
 	return ms, err
 }
+
+// memoryCovers pairs each unmerged memory of a session (root) with itself
+// and every memory merged into it, directly or not (id).
+const memoryCovers = `WITH RECURSIVE covers(root, id) AS (
+		SELECT id, id FROM memories WHERE session_id = ? AND merged_into IS NULL
+		UNION
+		SELECT covers.root, m.id FROM memories m JOIN covers ON m.merged_into = covers.id
+	) SELECT root, id FROM covers`
 
 // SessionMemories returns every memory of the session, merged ones included.
 func (d *DB) SessionMemories(ctx context.Context, sessionID string) ([]Memory, error) {

@@ -167,3 +167,64 @@ func treeContents(ms []Message) []string {
 	}
 	return out
 }
+
+func TestMemoriesOfAnotherBranchAreLeftOutOfTheSelectedOne(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	s, _ := db.CreateSession(ctx, "", "")
+	add := func(text string) Message {
+		m := Message{SessionID: s.ID, Role: RoleUser, Content: text}
+		if err := db.InsertMessage(ctx, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	shared := add("shared")
+	a := add("A only")
+	// Branch B forks under the shared message before anything is summarised.
+	b := Message{SessionID: s.ID, Role: RoleUser, Content: "B only"}
+	if err := db.InsertBranch(ctx, &b, &shared.ID); err != nil {
+		t.Fatal(err)
+	}
+	add("B more")
+	memShared, err := db.ArchiveIntoMemory(ctx, s.ID, []int64{shared.ID}, "about the shared start")
+	if err != nil {
+		t.Fatal(err)
+	}
+	memB, err := db.ArchiveIntoMemory(ctx, s.ID, []int64{b.ID}, "about B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A memory with no message left (an import's) belongs to every branch.
+	if _, err := db.Bun().ExecContext(ctx, `INSERT INTO memories (session_id, summary, level) VALUES (?, 'orphan', 0)`, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	summaries := func() []string {
+		ms, err := db.ActiveMemories(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Summary)
+		}
+		slices.Sort(out) // the raw insert's time has another precision
+		return out
+	}
+	if got := summaries(); !slices.Equal(got, []string{"about B", "about the shared start", "orphan"}) {
+		t.Fatalf("memories on branch B = %v", got)
+	}
+	if _, err := db.SelectBranch(ctx, s.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := summaries(); !slices.Equal(got, []string{"about the shared start", "orphan"}) {
+		t.Fatalf("memories on branch A = %v, want B's summary left out", got)
+	}
+	// Merged, B's summary goes with the shared one to both branches.
+	if _, err := db.MergeMemories(ctx, s.ID, []int64{memShared.ID, memB.ID}, "merged"); err != nil {
+		t.Fatal(err)
+	}
+	if got := summaries(); !slices.Equal(got, []string{"merged", "orphan"}) {
+		t.Fatalf("memories on branch A after a merge = %v", got)
+	}
+}
