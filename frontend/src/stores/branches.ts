@@ -10,6 +10,7 @@ import * as sessionsApi from '@/api/sessions'
 import { draftMessage, fromStored, type ChatMessage } from '@/utils/turn'
 import { reuseMessages } from '@/utils/reuseMessages'
 import { useChatStore } from './chat'
+import { useMemoryStore } from './memory'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
 
@@ -111,6 +112,9 @@ export const useBranchStore = defineStore('branches', () => {
       if (sessions.currentId === sessionId) {
         chat.stored = reuseMessages(chat.stored, list.map(fromStored))
       }
+      // Long-term memories follow the branch: an open memory panel shows the new one's.
+      const memory = useMemoryStore()
+      if (memory.sessionId === sessionId) void memory.load(sessionId).catch(() => {})
     } catch (e) {
       toasts.error(e)
     } finally {
