@@ -139,10 +139,16 @@ open("wails.json", "w").write(json.dumps(d, indent=2, ensure_ascii=False) + "\n"
 PY
   [ -f frontend/dist/index.html ] || die "frontend/dist is not built: run make build first"
   rm -f build/bin/playchat.exe build/bin/playchat-amd64-installer.exe
-  wails build -platform windows/amd64 -nsis -s -skipbindings -trimpath \
+  # wails build rewrites frontend/wailsjs/runtime (same text, other file
+  # modes): keep the committed modes, so the tree stays clean. -m and
+  # -nosyncgomod keep it from tidying go.mod.
+  local f modes=()
+  for f in frontend/wailsjs/runtime/*; do modes+=("$(stat -c %a "$f") $f"); done
+  wails build -platform windows/amd64 -nsis -s -skipbindings -m -nosyncgomod -trimpath \
     -ldflags "-w -s -X main.version=$VERSION" >"$STAGE/wails.log" 2>&1 ||
     { cat "$STAGE/wails.log" >&2; die "the Windows build failed"; }
   cp "$STAGE/wails.json" wails.json
+  for f in "${modes[@]}"; do chmod "${f%% *}" "${f#* }"; done
   rm -f "$DIST"/playchat-*-amd64-installer.exe
   mv build/bin/playchat-amd64-installer.exe "$DIST/playchat-$VERSION-amd64-installer.exe"
   echo "package: $DIST/playchat-$VERSION-amd64-installer.exe (and build/bin/playchat.exe)"
