@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -40,6 +42,9 @@ type Response struct {
 	//   - a JSON array: the delta's "tool_calls" value, wrapped into a chunk;
 	//   - a JSON object with "choices" or "usage": a whole chunk, sent verbatim;
 	//   - any other JSON object: one tool call, wrapped as [obj] into a chunk.
+	// A placeholder {{now+Ns}} (or {{now-Ns}}) in an entry becomes the local
+	// date-time N seconds from the moment the reply is served, as
+	// 2006-01-02T15:04:05 — a due time a model would compute ("in 3 s").
 	ToolCallChunks []string `json:"tool_call_chunks,omitempty"`
 	// RawEvents, when non-empty, are sent verbatim as "data: <entry>" events
 	// and nothing else is sent (include "[DONE]" yourself if wanted).
@@ -93,6 +98,7 @@ type Response struct {
 
 // expand fills Chunks from Reply or Generate (see those fields).
 func (r Response) expand() Response {
+	r.ToolCallChunks = expandNow(r.ToolCallChunks, time.Now())
 	if len(r.Chunks) > 0 {
 		return r
 	}
@@ -109,6 +115,25 @@ func (r Response) expand() Response {
 		r.Chunks = SplitText(text, 4)
 	}
 	return r
+}
+
+// nowPlaceholder matches {{now+Ns}} / {{now-Ns}} in ToolCallChunks.
+var nowPlaceholder = regexp.MustCompile(`\{\{now([+-][0-9]+)s\}\}`)
+
+// expandNow replaces the {{now±Ns}} placeholders of chunks with local
+// date-times relative to now (a new slice; chunks is not changed).
+func expandNow(chunks []string, now time.Time) []string {
+	if len(chunks) == 0 {
+		return chunks
+	}
+	out := make([]string, len(chunks))
+	for i, c := range chunks {
+		out[i] = nowPlaceholder.ReplaceAllStringFunc(c, func(m string) string {
+			n, _ := strconv.Atoi(nowPlaceholder.FindStringSubmatch(m)[1])
+			return now.Add(time.Duration(n) * time.Second).Local().Format("2006-01-02T15:04:05")
+		})
+	}
+	return out
 }
 
 // SplitEvery cuts s into pieces of size runes each (the last may be

@@ -496,3 +496,18 @@ func TestStartAndClose(t *testing.T) {
 		t.Error("server still answers after Close")
 	}
 }
+
+// A {{now+Ns}} placeholder in a tool call becomes the local date-time N
+// seconds after the reply is served; the script itself is not changed.
+func TestToolCallChunksExpandNowPlaceholders(t *testing.T) {
+	now := time.Date(2026, 11, 30, 23, 59, 58, 0, time.Local)
+	in := []string{`{"arguments":"{\"due\":\"{{now+3s}}\",\"was\":\"{{now-60s}}\"}"}`}
+	got := expandNow(in, now)
+	want := `{"arguments":"{\"due\":\"2026-12-01T00:00:01\",\"was\":\"2026-11-30T23:58:58\"}"}`
+	if got[0] != want {
+		t.Fatalf("expanded %s, want %s", got[0], want)
+	}
+	if in[0] == got[0] {
+		t.Fatal("the script's entry was changed in place")
+	}
+}
