@@ -23,6 +23,7 @@ const en: typeof ja = {
     memory: 'Memory',
     notes: 'Notes',
     knowledge: 'Knowledge',
+    learned: 'Learned',
     toggleSidebar: 'Toggle sidebar',
   },
   sessions: {
@@ -580,6 +581,19 @@ const en: typeof ja = {
         snoozeRange: 'Cannot snooze by {minutes} minutes: choose 1 to {max}',
       },
     },
+  },
+  learned: {
+    title: 'Learned from the web',
+    search: 'Search learned knowledge',
+    empty: 'Nothing learned yet. When the model searches the web (set up under Settings › Web search), each search is summarised here with its sources.',
+    noMatch: 'No entry holds all of these words',
+    select: 'Choose an entry to read it with its sources.',
+    meta: 'Query “{query}” · searched {date} · {provider} · summarised by {model}',
+    refresh: 'Search again',
+    refreshing: 'Searching…',
+    refreshed: 'Searched again and updated the entry',
+    delete: 'Delete',
+    confirmDelete: 'Delete “{heading}” and its Markdown file?',
   },
   toast: {
     dismiss: 'Click to dismiss',

@@ -21,6 +21,7 @@ export default {
     memory: 'メモリ',
     notes: 'ノート',
     knowledge: 'ナレッジ',
+    learned: '学習済み',
     toggleSidebar: 'サイドバーの表示切替',
   },
   sessions: {
@@ -576,6 +577,19 @@ export default {
         snoozeRange: '{minutes} 分のスヌーズはできません。1〜{max} 分で選んでください',
       },
     },
+  },
+  learned: {
+    title: 'ウェブから学んだ知識',
+    search: '学習済みナレッジを検索',
+    empty: 'まだ何も学んでいません。モデルがウェブ検索すると（設定 › ウェブ検索 で設定）、検索ごとに出典つきの要約がここに残ります。',
+    noMatch: 'これらの語をすべて含む項目はありません',
+    select: '項目を選ぶと、本文と出典を表示します。',
+    meta: '検索語「{query}」・{date} に検索・{provider}・{model} が要約',
+    refresh: '再検索',
+    refreshing: '検索中…',
+    refreshed: '再検索して項目を更新しました',
+    delete: '削除',
+    confirmDelete: '「{heading}」と Markdown ファイルを削除しますか？',
   },
   toast: {
     dismiss: 'クリックで閉じる',

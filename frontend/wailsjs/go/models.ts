@@ -204,6 +204,54 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class KnowledgeEntry {
+	    id: number;
+	    query: string;
+	    heading: string;
+	    body: string;
+	    model: string;
+	    provider: string;
+	    file: string;
+	    fetchedAt: string;
+	    createdAt: string;
+	    sources: event.Source[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KnowledgeEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.query = source["query"];
+	        this.heading = source["heading"];
+	        this.body = source["body"];
+	        this.model = source["model"];
+	        this.provider = source["provider"];
+	        this.file = source["file"];
+	        this.fetchedAt = source["fetchedAt"];
+	        this.createdAt = source["createdAt"];
+	        this.sources = this.convertValues(source["sources"], event.Source);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LogDetail {
 	    id: number;
 	    sessionId: string;
