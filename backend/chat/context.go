@@ -192,6 +192,9 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 	out.Dropped = len(rest) - keep
 	rep.History.Sent, rep.History.LeftOut = keep, out.Dropped
 	rep.Used = used
+	for i := range rep.Layers {
+		rep.Layers[i] = rep.Layers[i].Capped()
+	}
 	out.Report = rep
 
 	msgs := make([]llm.Message, 0, 1+len(system)+keep+1)

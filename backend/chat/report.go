@@ -59,7 +59,7 @@ type HistoryUsage struct {
 func (r ContextReport) LeftOutCount() int {
 	n := 0
 	for _, u := range r.Layers {
-		n += len(u.LeftOut)
+		n += len(u.LeftOut) + u.LeftOutMore
 	}
 	if r.History.LeftOut > 0 {
 		n++

@@ -145,3 +145,25 @@ func memFixtures() []store.Memory {
 }
 
 func memoryLayerText(mems []store.Memory) string { return memory.LayerText(mems) }
+
+func TestAReportListsAtMostMaxReportItemsPerLayerAndCountsTheRest(t *testing.T) {
+	var b strings.Builder
+	bl := layer.Block{Layer: "notes", Truncatable: true}
+	for i := 0; i < 250; i++ {
+		bl.Items = append(bl.Items, layer.Item{Kind: layer.KindNote, ID: fmt.Sprint(i), Title: fmt.Sprint("page ", i), Start: b.Len()})
+		fmt.Fprintf(&b, "\n- [id %d] page %d — %s", i, i, strings.Repeat("text ", 10))
+	}
+	bl.Text = b.String()
+	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 8000, LayerShare: 0.25}, "base",
+		[]layer.Layer{fixedLayer{"notes", []layer.Block{bl}}}, layer.Query{}, history(1, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := got.Report.Layers[0]
+	if len(u.Included) != layer.MaxReportItems || len(u.Included)+u.IncludedMore+len(u.LeftOut)+u.LeftOutMore < 250 {
+		t.Fatalf("included %d (+%d), left out %d (+%d)", len(u.Included), u.IncludedMore, len(u.LeftOut), u.LeftOutMore)
+	}
+	if u.LeftOutMore == 0 || got.Report.LeftOutCount() != len(u.LeftOut)+u.LeftOutMore {
+		t.Fatalf("left out %d listed + %d counted; count %d", len(u.LeftOut), u.LeftOutMore, got.Report.LeftOutCount())
+	}
+}

@@ -87,6 +87,26 @@ type Usage struct {
 	// building (ReasonSections, ReasonCharLimit, ReasonTopK) and by the
 	// budget (ReasonBudget, ReasonTruncated).
 	LeftOut []Omission `json:"leftOut"`
+	// IncludedMore and LeftOutMore count the entries beyond those listed
+	// (a report lists at most MaxReportItems of each, so a notes index of
+	// a thousand pages does not make every stored reply large).
+	IncludedMore int `json:"includedMore"`
+	LeftOutMore  int `json:"leftOutMore"`
+}
+
+// MaxReportItems caps Usage.Included and Usage.LeftOut.
+const MaxReportItems = 100
+
+// Capped returns u with at most MaxReportItems included and left-out
+// entries listed, the rest counted.
+func (u Usage) Capped() Usage {
+	if n := len(u.Included); n > MaxReportItems {
+		u.Included, u.IncludedMore = u.Included[:MaxReportItems], u.IncludedMore+n-MaxReportItems
+	}
+	if n := len(u.LeftOut); n > MaxReportItems {
+		u.LeftOut, u.LeftOutMore = u.LeftOut[:MaxReportItems], u.LeftOutMore+n-MaxReportItems
+	}
+	return u
 }
 
 // Omit returns the Omission of item for reason, with nothing kept.

@@ -74,6 +74,15 @@ describe('context meter helpers', () => {
     expect([formatTokens(950), formatTokens(12345), formatTokens(128000), formatTokens(1000)]).toEqual(['950', '12k', '128k', '1k'])
   })
 
+  it('counts the entries a long layer did not list', () => {
+    const r = overBudget()
+    r.layers[1].leftOutMore = 40
+    const list = leftOutEntries(r)
+    expect(list.find((e) => e.reason === 'more')).toMatchObject({ layer: 'pinned_notes', count: 40 })
+    const w = mount(ContextReportPanel, { props: { report: r, title: 'x' }, global: { plugins: [testI18n()] } })
+    expect(w.get('[data-testid="context-left-out"]').text()).toContain('… and 40 more')
+  })
+
   it('turns Go nulls into empty lists', () => {
     const r = normalizeReport({ window: 8, layers: [{ layer: 'kb', tokens: 1, fullTokens: 1, included: null, leftOut: null }] } as never)
     expect(r.layers[0].included).toEqual([])

@@ -31,6 +31,8 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
       fullTokens: u?.fullTokens ?? 0,
       included: u?.included ?? [],
       leftOut: u?.leftOut ?? [],
+      includedMore: u?.includedMore ?? 0,
+      leftOutMore: u?.leftOutMore ?? 0,
     })),
     history: { tokens: r?.history?.tokens ?? 0, sent: r?.history?.sent ?? 0, leftOut: r?.history?.leftOut ?? 0 },
     preview: !!r?.preview,

@@ -652,6 +652,7 @@ const en: typeof ja = {
     history: 'Conversation',
     historySent: '{n} message | {n} messages',
     historyLeftOut: 'The oldest message of the conversation | The oldest {n} messages of the conversation',
+    more: '… and {n} more',
     layer: {
       knowledge: 'Learned knowledge',
       notes: 'Notes index',

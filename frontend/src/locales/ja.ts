@@ -648,6 +648,7 @@ export default {
     history: '会話',
     historySent: '{n} 件のメッセージ',
     historyLeftOut: '古い会話 {n} 件',
+    more: '…ほか {n} 件',
     layer: {
       knowledge: '学習した知識',
       notes: 'ノート一覧',

@@ -23,7 +23,7 @@ export interface LeftOutEntry {
   kind: string
   id: string
   title: string
-  /** budget | truncated | sections | char_limit | top_k | history */
+  /** budget | truncated | sections | char_limit | top_k | history | more (count others not listed) */
   reason: string
   kept: number
   total: number
@@ -44,8 +44,9 @@ export function segments(r: ContextReport): Segment[] {
   const prompt = r.prompt + r.message
   if (prompt > 0) out.push({ key: 'prompt', tokens: prompt, percent: pct(prompt, window), cut: false })
   for (const u of r.layers) {
-    if (u.tokens <= 0 && u.leftOut.length === 0) continue
-    out.push({ key: u.layer, tokens: u.tokens, percent: pct(u.tokens, window), cut: u.leftOut.length > 0 })
+    const cut = u.leftOut.length > 0 || u.leftOutMore > 0
+    if (u.tokens <= 0 && !cut) continue
+    out.push({ key: u.layer, tokens: u.tokens, percent: pct(u.tokens, window), cut })
   }
   if (r.history.tokens > 0 || r.history.leftOut > 0) {
     out.push({
@@ -74,6 +75,9 @@ export function leftOutEntries(r: ContextReport): LeftOutEntry[] {
         unit: o.unit,
         count: 0,
       })
+    }
+    if (u.leftOutMore > 0) {
+      out.push({ layer: u.layer, kind: 'more', id: '', title: '', reason: 'more', kept: 0, total: 0, unit: '', count: u.leftOutMore })
     }
   }
   if (r.history.leftOut > 0) {

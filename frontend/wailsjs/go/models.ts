@@ -1393,6 +1393,8 @@ export namespace layer {
 	    fullTokens: number;
 	    included: Item[];
 	    leftOut: Omission[];
+	    includedMore: number;
+	    leftOutMore: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Usage(source);
@@ -1405,6 +1407,8 @@ export namespace layer {
 	        this.fullTokens = source["fullTokens"];
 	        this.included = this.convertValues(source["included"], Item);
 	        this.leftOut = this.convertValues(source["leftOut"], Omission);
+	        this.includedMore = source["includedMore"];
+	        this.leftOutMore = source["leftOutMore"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
