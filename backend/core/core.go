@@ -16,6 +16,7 @@ import (
 
 	"playchat/backend/chat"
 	"playchat/backend/config"
+	"playchat/backend/guard"
 	"playchat/backend/kb"
 	"playchat/backend/knowledge"
 	"playchat/backend/layer"
@@ -49,6 +50,9 @@ type Options struct {
 	// windows on one database would overwrite each other's edits; the CLI
 	// does not, and may run beside the window).
 	Exclusive bool
+	// OnBackgroundPanic is told about the first panic of each background
+	// job (see Core.Guard); nil only logs them.
+	OnBackgroundPanic guard.Reporter
 }
 
 // ErrAlreadyRunning means another playchat window uses the data dir.
@@ -68,6 +72,11 @@ type Core struct {
 	// read_knowledge tools and context layer 1.
 	Knowledge *knowledge.Service
 	Log       *slog.Logger
+	// Guard recovers panics of background jobs (knowledge-base indexing
+	// and watching, memory summaries, reminder deliveries, the window's
+	// background calls): each is logged with its stack and the first of
+	// each job goes to Options.OnBackgroundPanic.
+	Guard *guard.Guard
 
 	// Reminders stores reminders and offers the model their tools; the
 	// window fires them with StartReminders.
@@ -118,6 +127,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		}
 		c.Log, c.closeLog = lg, closeFn
 	}
+	c.Guard = guard.New(c.Log, o.OnBackgroundPanic)
 	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
 	if err != nil {
 		c.closeLog()
@@ -145,6 +155,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		return memory.Settings{Threshold: cfg.SummarizeThreshold, Model: cfg.SummaryModel,
 			ContextWindowTokens: cfg.ContextWindowTokens, MaxOutputTokens: cfg.MaxOutputTokens}
 	}, c.Log)
+	c.Summarizer.SetGuard(c.Guard)
 	c.Tools = tools.NewRegistry()
 	c.Notes = notes.New(db)
 	if err := c.Tools.Register(notes.Tools(c.Notes)...); err != nil {
@@ -157,7 +168,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		return nil, err
 	}
 	notesSettings := func() notes.Settings { return notes.Settings{ContentLimit: c.Config().SessionNotesContentLimit} }
-	c.KB, err = kb.New(kb.Options{DB: db, Logger: c.Log, Seed: knowledgebase.FS, Embedder: c.LLM,
+	c.KB, err = kb.New(kb.Options{DB: db, Logger: c.Log, Seed: knowledgebase.FS, Embedder: c.LLM, Guard: c.Guard,
 		Settings: func() kb.Settings {
 			cfg := c.Config()
 			return kb.Settings{Dir: cfg.KnowledgeBaseDir, EmbeddingModel: cfg.EmbeddingModel,
@@ -335,7 +346,7 @@ func (c *Core) StartReminders(ctx context.Context, n reminders.Notifier) error {
 	if c.scheduler != nil {
 		return nil
 	}
-	s, err := reminders.NewScheduler(reminders.SchedulerOptions{Service: c.Reminders, Notifier: n, Logger: c.Log})
+	s, err := reminders.NewScheduler(reminders.SchedulerOptions{Service: c.Reminders, Notifier: n, Logger: c.Log, Guard: c.Guard})
 	if err != nil {
 		return err
 	}

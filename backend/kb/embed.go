@@ -52,6 +52,10 @@ func (s *Service) embeddingModel() string {
 // embedLoop keeps section embeddings up to date while the service runs: it
 // wakes when sections were written, and retries after errors with an
 // exponential back-off (5 s doubling to 5 min).
+// errEmbedCrashed is the embedding error shown after a pass panicked (the
+// guard logged the panic with its stack).
+var errEmbedCrashed = errors.New("kb: computing embeddings crashed (the stack is in the log)")
+
 func (s *Service) embedLoop(ctx context.Context) {
 	s.kickEmbed()
 	for {
@@ -72,7 +76,10 @@ func (s *Service) embedLoop(ctx context.Context) {
 			continue
 		}
 		s.setEmbedBusy(true)
-		_, err := s.EmbedPending(ctx)
+		var err error
+		if s.o.Guard.Do("kb.embed", func() { _, err = s.EmbedPending(ctx) }) {
+			err = errEmbedCrashed // backs off like any failure
+		}
 		s.mu.Lock()
 		switch {
 		case err == nil:

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"playchat/backend/apperr"
+	"playchat/backend/guard"
 	"playchat/backend/store"
 )
 
@@ -74,6 +75,11 @@ type Options struct {
 	// Seed holds the Markdown files (at its root) copied into a knowledge
 	// base folder that does not exist yet; nil seeds nothing.
 	Seed fs.FS
+	// Guard recovers panics of the background jobs (the start-up pass,
+	// indexing a file, writing a batch, the watcher, embedding): the job
+	// is logged and reported, the service keeps running. nil guards
+	// nothing (a panic ends the process).
+	Guard *guard.Guard
 }
 
 // Errors returned by the browse API.

@@ -81,7 +81,11 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 	// on two cores this takes the scan off the query's critical path.
 	semCh := make(chan semantic, 1)
 	if model := s.embeddingModel(); model != "" && strings.TrimSpace(query) != "" && ctx.Value(lexicalOnlyKey{}) == nil {
-		go func() { semCh <- s.semanticSearch(ctx, model, query) }()
+		go func() {
+			var sem semantic // a panic leaves the search lexical
+			s.o.Guard.Do("kb.search", func() { sem = s.semanticSearch(ctx, model, query) })
+			semCh <- sem
+		}()
 	} else {
 		semCh <- semantic{}
 	}

@@ -107,21 +107,23 @@ func (s *Service) Start(ctx context.Context) error {
 	go func() {
 		defer s.wg.Done()
 		defer s.setBooting(false)
-		// Watch first, so nothing saved during the pass is missed; the
-		// pass and the watcher's events go through the same queue.
-		if err := s.startWatcher(); err != nil {
-			s.log.Warn("knowledge base watcher did not start", "err", err)
-		}
-		if _, err := s.Reconcile(s.ctx); err != nil && s.ctx.Err() == nil {
-			s.log.Warn("knowledge base reconcile failed", "err", err)
-		}
-		// Load the Japanese dictionary now, off the turn's path, rather
-		// than in the first turn (when the pass found nothing to index).
-		if s.ctx.Err() == nil && s.o.Settings().TopK > 0 {
-			if err := jatext.Load(); err != nil {
-				s.log.Warn("Japanese tokenizer unavailable", "err", err)
+		s.o.Guard.Do("kb.start", func() {
+			// Watch first, so nothing saved during the pass is missed; the
+			// pass and the watcher's events go through the same queue.
+			if err := s.startWatcher(); err != nil {
+				s.log.Warn("knowledge base watcher did not start", "err", err)
 			}
-		}
+			if _, err := s.Reconcile(s.ctx); err != nil && s.ctx.Err() == nil {
+				s.log.Warn("knowledge base reconcile failed", "err", err)
+			}
+			// Load the Japanese dictionary now, off the turn's path, rather
+			// than in the first turn (when the pass found nothing to index).
+			if s.ctx.Err() == nil && s.o.Settings().TopK > 0 {
+				if err := jatext.Load(); err != nil {
+					s.log.Warn("Japanese tokenizer unavailable", "err", err)
+				}
+			}
+		})
 	}()
 	s.mu.Lock()
 	s.embed.running = true
@@ -322,6 +324,10 @@ func (s *Service) enqueue(jobs ...job) {
 	}
 }
 
+// errPrepareCrashed is the error recorded for a file whose preparation
+// panicked (the guard logged the panic with its stack).
+var errPrepareCrashed = errors.New("kb: reading this file crashed (the stack is in the log)")
+
 // startPipelineLocked starts one preparing worker per CPU (reading, parsing
 // and segmenting are CPU-bound) and one writer (SQLite has one writer).
 func (s *Service) startPipelineLocked() {
@@ -359,7 +365,11 @@ func (s *Service) prepareLoop(ctx context.Context) {
 			default:
 			}
 		}
-		r := s.prepare(j)
+		var r result
+		if s.o.Guard.Do("kb.index", func() { r = s.prepare(j) }) {
+			// Recorded as a failed file; the worker goes on with the next.
+			r = failed(result{job: j}, errPrepareCrashed)
+		}
 		select {
 		case s.results <- r:
 		case <-ctx.Done():

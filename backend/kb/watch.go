@@ -193,14 +193,14 @@ func (w *watcher) loop() {
 			if !ok {
 				return
 			}
-			w.handle(ev)
+			w.s.o.Guard.Do("kb.watch", func() { w.handle(ev) })
 		case err, ok := <-w.fw.Errors:
 			if !ok {
 				return
 			}
-			w.onError(err)
+			w.s.o.Guard.Do("kb.watch", func() { w.onError(err) })
 		case <-w.timer.C:
-			w.flush()
+			w.s.o.Guard.Do("kb.watch", w.flush)
 		}
 	}
 }
@@ -213,7 +213,7 @@ func (w *watcher) onError(err error) {
 	w.s.wg.Add(1)
 	go func() {
 		defer w.s.wg.Done()
-		w.s.rescan(w)
+		w.s.o.Guard.Do("kb.rescan", func() { w.s.rescan(w) })
 	}()
 }
 

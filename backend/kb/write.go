@@ -36,24 +36,30 @@ func (s *Service) writeLoop(ctx context.Context) {
 				break drain
 			}
 		}
-		touched, changed, err := s.write(ctx, batch)
-		if err != nil && ctx.Err() == nil {
-			// One bad file must not lose the batch: write them one by one.
-			s.log.Warn("knowledge base batch write failed; retrying file by file", "err", err)
-			touched, changed = nil, false
-			for _, r := range batch {
-				t, c, err := s.write(ctx, []result{r})
-				if err != nil {
-					s.log.Warn("knowledge base write failed", "path", r.job.rel, "err", err)
+		changed := false
+		// A panic while writing loses this batch (the next pass over the
+		// folder writes it again), not the writer.
+		s.o.Guard.Do("kb.write", func() {
+			touched, c, err := s.write(ctx, batch)
+			changed = c
+			if err != nil && ctx.Err() == nil {
+				// One bad file must not lose the batch: write them one by one.
+				s.log.Warn("knowledge base batch write failed; retrying file by file", "err", err)
+				touched, changed = nil, false
+				for _, r := range batch {
+					t, c, err := s.write(ctx, []result{r})
+					if err != nil {
+						s.log.Warn("knowledge base write failed", "path", r.job.rel, "err", err)
+					}
+					touched = append(touched, t...)
+					changed = changed || c
 				}
-				touched = append(touched, t...)
-				changed = changed || c
 			}
-		}
-		if len(touched) > 0 {
-			s.vec.refresh(ctx, s.o.DB, touched)
-			s.kickEmbed()
-		}
+			if len(touched) > 0 {
+				s.vec.refresh(ctx, s.o.DB, touched)
+				s.kickEmbed()
+			}
+		})
 		s.finish(batch, changed)
 	}
 }

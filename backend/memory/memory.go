@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"playchat/backend/guard"
 	"playchat/backend/llm"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
@@ -52,7 +53,18 @@ type Summarizer struct {
 	loaded   map[string]bool    // sessions whose failures were read from the DB
 	now      func() time.Time
 	wg       sync.WaitGroup
+	guard    *guard.Guard // recovers a panicking job; nil guards nothing
 }
+
+// errJobCrashed is the failure recorded for a summary job that panicked
+// (the guard logged the panic with its stack); the session backs off as
+// after any failure.
+var errJobCrashed = errors.New("memory: the summary job crashed (the stack is in the log)")
+
+// SetGuard makes g recover panics of the background jobs (job name
+// "memory.summarize"): a panicking job counts as a failed one. Call it
+// before the first Request; nil (the default) guards nothing.
+func (s *Summarizer) SetGuard(g *guard.Guard) { s.guard = g }
 
 type job struct {
 	model   string
@@ -104,14 +116,19 @@ func (s *Summarizer) Request(sessionID, model string, compactBudget int) {
 			s.mu.Unlock()
 
 			ctx := context.Background()
-			_, err := s.MaybeSummarize(ctx, sessionID, model)
-			if err != nil {
-				s.log.Warn("summary failed; messages stay active and it is tried again after a backoff",
-					"session", sessionID, "err", err)
-			} else if compact > 0 {
-				if err = s.Compact(ctx, sessionID, model, compact); err != nil {
-					s.log.Warn("memory compaction failed", "session", sessionID, "err", err)
+			var err error
+			if s.guard.Do("memory.summarize", func() {
+				_, err = s.MaybeSummarize(ctx, sessionID, model)
+				if err != nil {
+					s.log.Warn("summary failed; messages stay active and it is tried again after a backoff",
+						"session", sessionID, "err", err)
+				} else if compact > 0 {
+					if err = s.Compact(ctx, sessionID, model, compact); err != nil {
+						s.log.Warn("memory compaction failed", "session", sessionID, "err", err)
+					}
 				}
+			}) {
+				err = errJobCrashed
 			}
 			s.noteResult(sessionID, err)
 

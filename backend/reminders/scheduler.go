@@ -11,6 +11,8 @@ import (
 	"github.com/go-co-op/gocron/v2"
 	"github.com/google/uuid"
 	"github.com/jonboulle/clockwork"
+
+	"playchat/backend/guard"
 )
 
 // DefaultRescanEvery is how often the scheduler looks for reminders added
@@ -36,6 +38,11 @@ type SchedulerOptions struct {
 	Logger *slog.Logger
 	// RescanEvery defaults to DefaultRescanEvery.
 	RescanEvery time.Duration
+	// Guard recovers panics of the scan loop (job "reminders.scan") and
+	// of deliveries (job "reminders.fire"; the reminder stays due and is
+	// tried again at the next rescan): logged and reported, the scheduler
+	// keeps running. nil guards nothing.
+	Guard *guard.Guard
 }
 
 // Scheduler fires each active reminder at its due time: one gocron one-time
@@ -50,6 +57,7 @@ type Scheduler struct {
 	clock    clockwork.Clock
 	log      *slog.Logger
 	every    time.Duration
+	guard    *guard.Guard
 
 	cron   gocron.Scheduler
 	kickCh chan struct{} // a change in this process: full rescan
@@ -74,7 +82,7 @@ func NewScheduler(o SchedulerOptions) (*Scheduler, error) {
 	if o.Service == nil || o.Notifier == nil {
 		return nil, errors.New("reminders: a scheduler needs a service and a notifier")
 	}
-	s := &Scheduler{svc: o.Service, notifier: o.Notifier, clock: o.Clock, log: o.Logger, every: o.RescanEvery,
+	s := &Scheduler{svc: o.Service, notifier: o.Notifier, clock: o.Clock, log: o.Logger, every: o.RescanEvery, guard: o.Guard,
 		kickCh: make(chan struct{}, 1), tickCh: make(chan struct{}, 1), armed: map[int64]armedJob{}, inflight: map[int64]bool{}}
 	if s.clock == nil {
 		s.clock = o.Service.clock
@@ -141,9 +149,9 @@ func (s *Scheduler) loop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-s.kickCh:
-			s.scan(ctx, true)
+			s.guard.Do("reminders.scan", func() { s.scan(ctx, true) })
 		case <-s.tickCh:
-			s.scan(ctx, false)
+			s.guard.Do("reminders.scan", func() { s.scan(ctx, false) })
 		}
 	}
 }
@@ -296,6 +304,11 @@ func (s *Scheduler) fire(ctx context.Context, id int64, due time.Time, late bool
 		s.mu.Unlock()
 		s.wg.Done()
 	}()
+	s.guard.Do("reminders.fire", func() { s.deliver(ctx, id, due, late) })
+}
+
+// deliver is fire's work once the reminder is marked in flight.
+func (s *Scheduler) deliver(ctx context.Context, id int64, due time.Time, late bool) {
 	r, err := s.svc.Get(ctx, id)
 	if err != nil || !r.Active() || !r.DueAt.Equal(due) {
 		return // cancelled, snoozed or delivered meanwhile: its new job (if any) fires it
