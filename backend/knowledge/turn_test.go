@@ -21,6 +21,7 @@ import (
 	"playchat/backend/llm"
 	"playchat/backend/llm/llmtest"
 	"playchat/backend/store"
+	"playchat/backend/websearch"
 	"playchat/backend/websearch/websearchtest"
 )
 
@@ -319,5 +320,27 @@ func TestWebSearchIsOfferedOnlyWithAProvider(t *testing.T) {
 	}
 	if !offered(req, "read_note") {
 		t.Error("the other tools went missing")
+	}
+}
+
+// A provider that never answers ends in a websearch.timeout tool error
+// within the search timeout, and the turn completes with an answer.
+func TestASlowProviderTimesOutAndTheTurnCompletes(t *testing.T) {
+	defer func(d time.Duration) { websearch.Timeout = d }(websearch.Timeout)
+	websearch.Timeout = 200 * time.Millisecond
+	srv := llmtest.NewServer(t)
+	fake := websearchtest.NewServer(t)
+	c := newCore(t, srv, "TAVILY_API_KEY=k", "TAVILY_BASE_URL="+fake.URL)
+	srv.Enqueue(callTool("call_s", "web_search", `{"query":"遅い [slow]"}`), llmtest.Text("検索が時間切れでした。", 2))
+	res, rec := turn(t, c, "調べて")
+	if res.Err != nil || res.Reply.Content != "検索が時間切れでした。" {
+		t.Fatalf("turn = %+v", res)
+	}
+	acts := rec.tools()
+	if len(acts) != 2 || acts[1].Error == nil || acts[1].Error.Code != "websearch.timeout" {
+		t.Fatalf("activity = %+v", acts)
+	}
+	if tm := toolMessage(srv.ChatRequests()[1]); !strings.Contains(tm, "did not answer within") {
+		t.Errorf("tool result = %q", tm)
 	}
 }

@@ -43,11 +43,13 @@ const (
 	DefaultMaxResults = 5
 	// MaxResults caps max_results.
 	MaxResults = 10
-	// Timeout bounds one search request (connect, headers and body).
-	Timeout = 15 * time.Second
 	// maxBody caps a provider's answer (2 MiB); more is an unreadable answer.
 	maxBody = 2 << 20
 )
+
+// Timeout bounds one search request (connect, headers and body): 15 s. A
+// variable only so tests can shorten it.
+var Timeout = 15 * time.Second
 
 // UserAgent identifies playchat to the providers.
 var UserAgent = "playchat (+web_search; https://github.com/playchat)"
@@ -200,7 +202,7 @@ func transportError(ctx context.Context, provider string, u *url.URL, err error)
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) ||
 		(errors.As(err, &ne) && ne.Timeout()) {
-		return apperr.New(apperr.WebSearchTimeout, map[string]any{"provider": provider, "seconds": int(Timeout / time.Second)})
+		return apperr.New(apperr.WebSearchTimeout, map[string]any{"provider": provider, "seconds": max(1, int(Timeout/time.Second))})
 	}
 	if errors.Is(err, context.Canceled) {
 		return err
