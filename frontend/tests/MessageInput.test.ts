@@ -38,6 +38,22 @@ afterEach(() => {
 })
 
 describe('MessageInput', () => {
+  it('a press on the frame around the text puts the caret in the message box', async () => {
+    const { w, textarea } = setup()
+    textarea.blur()
+    const press = new MouseEvent('mousedown', { bubbles: true, cancelable: true })
+    w.get('form').element.dispatchEvent(press)
+    expect(document.activeElement).toBe(textarea)
+    expect(press.defaultPrevented).toBe(true)
+  })
+
+  it('a press on the Send button is left to the button', () => {
+    const { w } = setup()
+    const press = new MouseEvent('mousedown', { bubbles: true, cancelable: true })
+    w.get('button').element.dispatchEvent(press)
+    expect(press.defaultPrevented).toBe(false)
+  })
+
   it('sends on Enter and clears the box', async () => {
     const { textarea } = setup()
     await type(textarea, 'こんにちは')
