@@ -23,6 +23,8 @@ can be measured at ~5 ms resolution. Every command prints one number.
   xprobe.py key KEYSYM X Y W H TIMEOUT_MS
                                          sends KEYSYM (XTEST) and prints ms until the region
                                          changes (-1: never)
+  xprobe.py close WINDOW_ID              asks the window to close as a window manager's close
+                                         button does (ICCCM WM_DELETE_WINDOW); prints 0
 """
 import hashlib
 import sys
@@ -147,6 +149,19 @@ def key(keysym, x, y, w, h, timeout):
     return changed(x, y, w, h, timeout, t0, first)
 
 
+def close(wid):
+    """Sends WM_PROTOCOLS/WM_DELETE_WINDOW to the window (ICCCM 4.2.8.1)."""
+    from Xlib import protocol
+    win = d.create_resource_object("window", wid)
+    protocols = d.intern_atom("WM_PROTOCOLS")
+    delete = d.intern_atom("WM_DELETE_WINDOW")
+    ev = protocol.event.ClientMessage(window=win, client_type=protocols,
+                                      data=(32, [delete, X.CurrentTime, 0, 0, 0]))
+    win.send_event(ev, event_mask=X.NoEventMask)
+    d.sync()
+    return 0
+
+
 def main(argv):
     cmd, args = argv[0], argv[1:]
     if cmd == "key":
@@ -157,6 +172,8 @@ def main(argv):
     elif cmd == "same":
         x, y, w, h = map(int, args[:4])
         print(same(x, y, w, h, args[4], int(args[5])))
+    elif cmd == "close":
+        print(close(int(args[0], 0)))
     elif cmd == "hash":
         print(hexhash(*map(int, args)))
     else:
