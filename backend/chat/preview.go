@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 
 	"playchat/backend/apperr"
 	"playchat/backend/layer"
@@ -76,14 +77,14 @@ func (s *Service) Report(ctx context.Context, messageID int64) (ContextReport, b
 	return r, true, nil
 }
 
-// saveReport stores the report with the reply it produced. A failure is
-// logged: the meter must never fail a turn.
-func (s *Service) saveReport(ctx context.Context, messageID int64, r ContextReport) {
+// reportJSON is the report as stored with its reply (store.Message's
+// ContextUsage, written in the reply's transaction); "" — nothing stored —
+// if it cannot be encoded: the meter never fails a turn.
+func reportJSON(log *slog.Logger, r ContextReport) string {
 	b, err := json.Marshal(r)
-	if err == nil {
-		err = s.db.SaveContextUsage(ctx, messageID, string(b))
-	}
 	if err != nil {
-		s.log.Warn("store context report", "message", messageID, "err", err)
+		log.Warn("encode context report", "err", err)
+		return ""
 	}
+	return string(b)
 }

@@ -62,6 +62,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	if reply.CompletionTokens == 0 && text != "" {
 		reply.CompletionTokens = counter.Count(text)
 	}
+	reply.ContextUsage = reportJSON(s.log, built.Report) // the context meter's record, stored with the reply
 	stopped := errors.Is(ctx.Err(), context.Canceled)
 	switch {
 	case err == nil:
@@ -84,7 +85,6 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		s.fail(t, em, serr, "")
 		return
 	}
-	s.saveReport(saveCtx, reply.ID, built.Report) // the context meter's record of this reply
 	t.result = Result{Reply: reply, Stopped: stopped}
 	s.log.Info("turn ended", "session", t.SessionID, "model", t.Model, "status", reply.Status,
 		"ms", s.clock().Sub(started).Milliseconds())

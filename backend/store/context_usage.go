@@ -21,8 +21,13 @@ type ContextUsage struct {
 
 // SaveContextUsage stores (or replaces) the context report of reply
 // messageID; report is JSON.
+// (InsertMessage stores a new reply's report with it: Message.ContextUsage.)
 func (d *DB) SaveContextUsage(ctx context.Context, messageID int64, report string) error {
-	_, err := d.bun.NewInsert().Model(&ContextUsage{MessageID: messageID, Report: report}).
+	return saveContextUsage(ctx, d.bun, messageID, report)
+}
+
+func saveContextUsage(ctx context.Context, db bun.IDB, messageID int64, report string) error {
+	_, err := db.NewInsert().Model(&ContextUsage{MessageID: messageID, Report: report}).
 		On("CONFLICT (message_id) DO UPDATE").Set("report = EXCLUDED.report").Exec(ctx)
 	return err
 }

@@ -29,12 +29,12 @@ func TestContextReportsAreStoredPerReplyAndGoWithTheirSession(t *testing.T) {
 		t.Fatalf("an old reply has a report: %v %v", ok, err)
 	}
 
-	m := Message{SessionID: "s", Role: RoleAssistant, Content: "new reply"}
+	m := Message{SessionID: "s", Role: RoleAssistant, Content: "new reply", ContextUsage: `{"used":1}`}
 	if err := db.InsertMessage(ctx, &m); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveContextUsage(ctx, m.ID, `{"used":1}`); err != nil {
-		t.Fatal(err)
+	if got, ok, err := db.GetContextUsage(ctx, m.ID); !ok || err != nil || got != `{"used":1}` {
+		t.Fatalf("the report was not stored with the reply: %q %v %v", got, ok, err)
 	}
 	if err := db.SaveContextUsage(ctx, m.ID, `{"used":2}`); err != nil {
 		t.Fatal(err)

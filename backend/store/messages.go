@@ -33,6 +33,11 @@ func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 		if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
 			return fmt.Errorf("insert message: %w", err)
 		}
+		if m.ContextUsage != "" {
+			if err := saveContextUsage(ctx, tx, m.ID, m.ContextUsage); err != nil {
+				return fmt.Errorf("insert context report: %w", err)
+			}
+		}
 		if leaf == nil || (m.ParentID != nil && *m.ParentID == *leaf) {
 			if err := setActiveLeaf(ctx, tx, m.SessionID, m.ID); err != nil {
 				return err

@@ -63,6 +63,11 @@ type Message struct {
 	// read_knowledge) as a JSON array of {title, url}; "" when none.
 	Sources   string    `bun:"sources"`
 	CreatedAt time.Time `bun:"created_at"`
+	// ContextUsage, when set on a reply given to InsertMessage, is stored in
+	// the same transaction as the reply's context report (JSON of
+	// chat.ContextReport, table turn_context_usage). It is not a column of
+	// messages and is never loaded with them (GetContextUsage reads it).
+	ContextUsage string `bun:"-"`
 }
 
 // Memory is a row of memories: the summary of archived messages (level 0) or
