@@ -45,6 +45,7 @@ func New(opts core.Options) *App { return &App{opts: opts, selfTestReports: make
 func (a *App) Startup(ctx context.Context) {
 	opts := a.opts
 	opts.Exclusive = true
+	opts.OnBackgroundPanic = a.reportBackgroundPanic // background.go: one toast per failing job
 	c, err := core.Open(ctx, opts)
 	a.mu.Lock()
 	defer a.mu.Unlock()

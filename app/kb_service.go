@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"net/url"
-	"path/filepath"
 
 	"playchat/backend/apperr"
 	"playchat/backend/kb"
@@ -130,11 +128,11 @@ func (s *KBService) Reindex() error {
 	if err != nil {
 		return err
 	}
-	go func() {
+	c.Guard.Go("kb.reindex", func() {
 		if _, err := c.KB.Reindex(context.Background()); err != nil {
 			c.Log.Warn("knowledge base reindex", "err", err)
 		}
-	}()
+	})
 	return nil
 }
 
@@ -148,6 +146,6 @@ func (s *KBService) OpenFolder() error {
 	if root == "" {
 		return apperr.New(apperr.KBNotReady, nil)
 	}
-	s.app.plat().OpenURL((&url.URL{Scheme: "file", Path: filepath.ToSlash(root)}).String())
-	return nil
+	// about.go: Wails' BrowserOpenURL refuses file:// URLs.
+	return openFolder(root, openFolderWith)
 }

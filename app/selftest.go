@@ -18,6 +18,9 @@ import (
 //	        Wails recovers the panic, and the process must survive it. Before
 //	        Wails v2.13 (and with a signal helper that touched SIGUSR1),
 //	        WebKit's handlers made such a panic fatal or froze the GC.
+//	bgpanic — a background job panics twice under the core's guard; the
+//	        process must survive and the page show one toast
+//	        (background.go).
 const SelfTestEnv = "PLAYCHAT_SELFTEST"
 
 // selfTest returns the self-test the process was asked to run ("" for none).
@@ -35,6 +38,10 @@ func (a *App) selfTest() string {
 // apart (so JavaScriptCore has installed its handlers), then a normal bound
 // call (SelfTestReport) must still reach Go.
 func (a *App) runSelfTest(ctx context.Context, name string) {
+	if name == "bgpanic" {
+		a.runBackgroundPanicSelfTest(ctx) // background.go
+		return
+	}
 	if name != "panic" {
 		fmt.Fprintf(os.Stdout, "selftest: unknown self-test %q\n", name)
 		a.quit(ctx) // a quit, not a close: never hidden to the tray

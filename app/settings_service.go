@@ -107,7 +107,7 @@ func (s *ModelService) Options() (ModelOptions, error) {
 	var wg sync.WaitGroup
 	for _, p := range providers {
 		wg.Add(1)
-		go func(p string) {
+		c.Guard.Go("models.list", func() {
 			defer wg.Done()
 			ms, err := c.LLM.ListModels(ctx, p)
 			if err != nil {
@@ -116,7 +116,7 @@ func (s *ModelService) Options() (ModelOptions, error) {
 			mu.Lock()
 			out.Discovered = append(out.Discovered, ms...)
 			mu.Unlock()
-		}(p)
+		})
 	}
 	wg.Wait()
 	sort.Strings(out.Discovered)

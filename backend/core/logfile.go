@@ -10,16 +10,22 @@ import (
 // maxLogBytes is the size at which the log file is rotated at start-up.
 const maxLogBytes = 10 << 20
 
+// LogFileName is the name of the window's log file inside LogDir.
+const LogFileName = "playchat.log"
+
+// LogDir returns the folder of the log files: <dataDir>/logs.
+func LogDir(dataDir string) string { return filepath.Join(dataDir, "logs") }
+
 // OpenLogFile opens <dataDir>/logs/playchat.log (0600, appended; rotated to
 // playchat.log.1 when larger than 10 MiB) with a text slog handler. The level
 // is level, which the caller may change later (Core follows LOG_LEVEL and
 // DEBUG on every reload).
 func OpenLogFile(dataDir string, level *slog.LevelVar) (*slog.Logger, func() error, error) {
-	dir := filepath.Join(dataDir, "logs")
+	dir := LogDir(dataDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create log dir: %w", err)
 	}
-	path := filepath.Join(dir, "playchat.log")
+	path := filepath.Join(dir, LogFileName)
 	if st, err := os.Stat(path); err == nil && st.Size() > maxLogBytes {
 		_ = os.Rename(path, path+".1")
 	}

@@ -81,6 +81,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'session.invalidFile': { template: "invalid session file: {detail}", params: ['detail'] },
   'session.titleLength': { template: "a title needs 1 to {max} characters", params: ['max'] },
   'settings.presetIncomplete': { template: "a preset needs a label and a model", params: [] },
+  'system.openFolder': { template: "cannot open the folder {path} in the file manager", params: ['path'] },
   'tool.argumentsTruncated': { template: "arguments truncated", params: [] },
   'tool.badArguments': { template: "the arguments are not valid JSON", params: [] },
   'tool.failed': { template: "{detail}", params: ['detail'] },

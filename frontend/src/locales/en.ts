@@ -466,6 +466,9 @@ const en: typeof ja = {
       app: {
         starting: 'playchat is still starting: wait a moment and try again',
       },
+      system: {
+        openFolder: 'Cannot open the folder {path} in the file manager',
+      },
       settings: {
         presetIncomplete: 'A preset needs both a label and a model',
       },
@@ -687,6 +690,24 @@ const en: typeof ja = {
       limit: 'Beyond the 5,000 files one drop takes: {n}',
       more: 'and {n} more',
     },
+  },
+  // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
+  about: {
+    open: 'About playchat',
+    title: 'About playchat',
+    version: 'Version',
+    goVersion: 'Go',
+    wailsVersion: 'Wails',
+    platform: 'Platform',
+    dataDir: 'Data folder',
+    logFile: 'Log file',
+    changelog: 'Changes',
+    changelogNone: 'CHANGELOG.md (in the release files)',
+    unknown: 'unknown',
+    dataKept: 'Your data stays in this folder when you upgrade or uninstall playchat.',
+    openLogFolder: 'Open log folder',
+    openDataFolder: 'Open data folder',
+    backgroundPanic: 'The background job "{job}" failed. The details are in the log.',
   },
 }
 

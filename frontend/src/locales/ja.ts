@@ -462,6 +462,9 @@ export default {
       app: {
         starting: 'playchat はまだ起動中です。少し待ってからもう一度試してください',
       },
+      system: {
+        openFolder: 'フォルダー {path} をファイルマネージャーで開けませんでした',
+      },
       settings: {
         presetIncomplete: 'プリセットにはラベルとモデルの両方が必要です',
       },
@@ -683,5 +686,23 @@ export default {
       limit: '一度に取り込める 5000 件を超えた分: {n} 件',
       more: 'ほか {n} 件',
     },
+  },
+  // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
+  about: {
+    open: 'playchat について',
+    title: 'playchat について',
+    version: 'バージョン',
+    goVersion: 'Go',
+    wailsVersion: 'Wails',
+    platform: 'プラットフォーム',
+    dataDir: 'データの保存先',
+    logFile: 'ログファイル',
+    changelog: '変更履歴',
+    changelogNone: 'CHANGELOG.md（配布ファイルに同梱）',
+    unknown: '不明',
+    dataKept: 'アップグレードしてもアンインストールしても、データはこのフォルダーに残ります。',
+    openLogFolder: 'ログフォルダーを開く',
+    openDataFolder: 'データフォルダーを開く',
+    backgroundPanic: 'バックグラウンド処理 "{job}" が失敗しました。詳細はログにあります。',
   },
 }
