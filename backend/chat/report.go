@@ -67,14 +67,11 @@ func (r ContextReport) LeftOutCount() int {
 	return n
 }
 
-// usageOf starts a layer's usage record from its built blocks: the full
-// size and what the layer itself left out while building.
+// usageOf starts a layer's usage record with the full size of its blocks.
+// What the layer itself left out while building a block is added as the
+// block is sent, cut or dropped.
 func usageOf(name string, blocks []layer.Block, full int) layer.Usage {
-	u := layer.Usage{Layer: name, FullTokens: full, Included: []layer.Item{}, LeftOut: []layer.Omission{}}
-	for _, bl := range blocks {
-		u.LeftOut = append(u.LeftOut, bl.LeftOut...)
-	}
-	return u
+	return layer.Usage{Layer: name, FullTokens: full, Included: []layer.Item{}, LeftOut: []layer.Omission{}}
 }
 
 // blockItems returns the block's items, or one KindBlock item standing for
@@ -90,12 +87,23 @@ func blockItems(bl layer.Block, layerName string) []layer.Item {
 func sentWhole(u *layer.Usage, bl layer.Block, c int) {
 	u.Tokens += c
 	u.Included = append(u.Included, blockItems(bl, u.Layer)...)
+	u.LeftOut = append(u.LeftOut, bl.LeftOut...)
 }
 
-// dropped records a block left out whole for lack of room.
+// dropped records a block left out whole for lack of room. What the layer
+// had cut of its items (a page at its character limit) is superseded; what
+// it left out of the block altogether (a document below top-k) still is.
 func dropped(u *layer.Usage, bl layer.Block) {
-	for _, it := range blockItems(bl, u.Layer) {
+	items := blockItems(bl, u.Layer)
+	in := map[string]bool{}
+	for _, it := range items {
+		in[it.Kind+"\x00"+it.ID] = true
 		u.LeftOut = append(u.LeftOut, layer.Omit(it, layer.ReasonBudget))
+	}
+	for _, o := range bl.LeftOut {
+		if !in[o.Kind+"\x00"+o.ID] {
+			u.LeftOut = append(u.LeftOut, o)
+		}
 	}
 }
 
@@ -108,6 +116,7 @@ func cut(u *layer.Usage, bl layer.Block, text, marker string, kept, full int) {
 		sentWhole(u, bl, kept) // Truncate found it fits after all
 		return
 	}
+	u.LeftOut = append(u.LeftOut, bl.LeftOut...)
 	u.Tokens += kept
 	keptBytes := len(text) - len(marker)
 	items := blockItems(bl, u.Layer)

@@ -167,3 +167,24 @@ func TestAReportListsAtMostMaxReportItemsPerLayerAndCountsTheRest(t *testing.T) 
 		t.Fatalf("left out %d listed + %d counted; count %d", len(u.LeftOut), u.LeftOutMore, got.Report.LeftOutCount())
 	}
 }
+
+func TestADroppedPinnedPageIsReportedOnceAndTopKMissesStayListed(t *testing.T) {
+	page := layer.Item{Kind: layer.KindNote, ID: "3", Title: "Long page"}
+	cutAt := layer.Omit(page, layer.ReasonCharLimit)
+	pinned := layer.Block{Layer: "pinned_notes", Text: strings.Repeat("x", 4000), Items: []layer.Item{page}, LeftOut: []layer.Omission{cutAt}}
+	doc := layer.Item{Kind: layer.KindKBDoc, ID: "a.md", Title: "A"}
+	kb := layer.Block{Layer: "kb", Text: strings.Repeat("y", 4000), Items: []layer.Item{doc},
+		LeftOut: []layer.Omission{layer.Omit(layer.Item{Kind: layer.KindKBDoc, ID: "b.md", Title: "B"}, layer.ReasonTopK)}}
+	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 400, LayerShare: 0.25}, "base",
+		[]layer.Layer{fixedLayer{"pinned_notes", []layer.Block{pinned}}, fixedLayer{"kb", []layer.Block{kb}}}, layer.Query{}, history(1, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, k := leftOut(got.Report.Layers[0]), leftOut(got.Report.Layers[1])
+	if len(got.Report.Layers[0].LeftOut) != 1 || p["3"] != layer.ReasonBudget {
+		t.Fatalf("pinned left out = %+v", got.Report.Layers[0].LeftOut)
+	}
+	if k["a.md"] != layer.ReasonBudget || k["b.md"] != layer.ReasonTopK || len(k) != 2 {
+		t.Fatalf("kb left out = %+v", got.Report.Layers[1].LeftOut)
+	}
+}
