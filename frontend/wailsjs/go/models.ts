@@ -1,5 +1,29 @@
 export namespace app {
 	
+	export class AboutInfo {
+	    version: string;
+	    goVersion: string;
+	    wailsVersion: string;
+	    platform: string;
+	    dataDir: string;
+	    logFile: string;
+	    changelog: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AboutInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.goVersion = source["goVersion"];
+	        this.wailsVersion = source["wailsVersion"];
+	        this.platform = source["platform"];
+	        this.dataDir = source["dataDir"];
+	        this.logFile = source["logFile"];
+	        this.changelog = source["changelog"];
+	    }
+	}
 	export class AppInfo {
 	    version: string;
 	    dataDir: string;
