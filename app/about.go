@@ -30,8 +30,9 @@ type AboutInfo struct {
 	// LogFile is the absolute path of the log file (<DataDir>/logs/playchat.log).
 	LogFile string `json:"logFile"`
 	// Changelog is the absolute path of the CHANGELOG.md installed with the
-	// app (/usr/share/doc/playchat/CHANGELOG.md from the .deb, beside the
-	// binary from the tar.gz); "" when none was found.
+	// app (/usr/share/doc/playchat/CHANGELOG.md from the .deb,
+	// <dir>/share/doc/playchat/CHANGELOG.md beside <dir>/bin from the
+	// tar.gz); "" when none was found (the Windows installer ships none).
 	Changelog string `json:"changelog"`
 }
 
@@ -162,9 +163,10 @@ func moduleVersion(bi *debug.BuildInfo, path string) string {
 }
 
 // findChangelog looks for the CHANGELOG.md installed with the binary at
-// exe: beside it (the tar.gz, a Windows install folder), then in
-// <prefix>/share/doc/playchat/ for a binary in <prefix>/bin (the .deb:
-// /usr/share/doc/playchat/CHANGELOG.md). It returns "" when there is none.
+// exe: beside it, then in <prefix>/share/doc/playchat/ for a binary in
+// <prefix>/bin (the .deb: /usr/share/doc/playchat/CHANGELOG.md; the tar.gz:
+// playchat-<version>-linux-amd64/share/doc/playchat/CHANGELOG.md). It
+// returns "" when there is none.
 func findChangelog(exe string, exists func(string) bool) string {
 	dir := filepath.Dir(exe)
 	for _, p := range []string{

@@ -84,9 +84,13 @@ func TestTheChangelogIsFoundBesideTheBinaryOrInTheDebsDocFolder(t *testing.T) {
 	if got := findChangelog(filepath.FromSlash("/usr/bin/playchat"), has(deb)); got != filepath.FromSlash(deb) {
 		t.Errorf(".deb: %q", got)
 	}
-	tgz := "/opt/playchat/CHANGELOG.md"
-	if got := findChangelog(filepath.FromSlash("/opt/playchat/playchat"), has(tgz, deb)); got != filepath.FromSlash(tgz) {
+	tgz := "/opt/playchat-1.0.0-linux-amd64/share/doc/playchat/CHANGELOG.md"
+	if got := findChangelog(filepath.FromSlash("/opt/playchat-1.0.0-linux-amd64/bin/playchat"), has(tgz, deb)); got != filepath.FromSlash(tgz) {
 		t.Errorf("tar.gz: %q", got)
+	}
+	beside := "/opt/playchat/CHANGELOG.md"
+	if got := findChangelog(filepath.FromSlash("/opt/playchat/playchat"), has(beside, deb)); got != filepath.FromSlash(beside) {
+		t.Errorf("beside the binary: %q", got)
 	}
 	if got := findChangelog(filepath.FromSlash("/home/u/src/playchat/build/bin/playchat"), has(deb)); got != "" {
 		t.Errorf("source build: %q, want none", got)
