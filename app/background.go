@@ -59,7 +59,9 @@ func (a *App) runBackgroundPanicSelfTest(ctx context.Context) {
 		<-done
 	}
 	time.Sleep(2 * time.Second) // the event reaches the page and the toast renders
-	runtime.WindowExecJS(ctx, `window.go.app.SystemService.SelfTestReport(String(document.querySelectorAll('[data-test="toast"]').length))`)
+	// Count the toasts that name the job (other toasts may be up too).
+	runtime.WindowExecJS(ctx, `window.go.app.SystemService.SelfTestReport(String(`+
+		`[...document.querySelectorAll('[data-test="toast"]')].filter((e) => e.textContent.includes('`+bgPanicJob+`')).length))`)
 	select {
 	case n := <-a.selfTestReports:
 		ok := n == "1" && c.Guard.Panics(bgPanicJob) == 2
