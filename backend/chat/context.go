@@ -136,7 +136,7 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 		if full > share {
 			out.OverShare = append(out.OverShare, l.Name())
 		}
-		rep.Layers[i] = usageOf(l.Name(), blocks, full)
+		rep.Layers[i] = usageOf(l.Name(), full)
 	}
 	kept := make([][]string, len(layers))
 	for _, i := range byPriority(layers) {

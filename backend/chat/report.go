@@ -67,10 +67,10 @@ func (r ContextReport) LeftOutCount() int {
 	return n
 }
 
-// usageOf starts a layer's usage record with the full size of its blocks.
-// What the layer itself left out while building a block is added as the
-// block is sent, cut or dropped.
-func usageOf(name string, blocks []layer.Block, full int) layer.Usage {
+// usageOf starts a layer's usage record with the full size of its blocks
+// (tokens). What the layer itself left out while building a block is added
+// as the block is sent, cut or dropped.
+func usageOf(name string, full int) layer.Usage {
 	return layer.Usage{Layer: name, FullTokens: full, Included: []layer.Item{}, LeftOut: []layer.Omission{}}
 }
 
