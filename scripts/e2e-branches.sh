@@ -54,7 +54,7 @@ pos_xy() {
 read -r px py pw ph < <(pos_xy) || true
 [ -n "${px:-}" ] || fail "the version switcher was not found on screen"
 # ‹ and › sit 26 px left and right of the position text's centre.
-xdotool mousemove $((px + pw / 2 - 26)) $((py + ph / 2)) click 1
+click_screen $((px + pw / 2 - 26)) $((py + ph / 2))
 sleep 1.2
 shot 02-version1
 ocr "$ART/02-version1.png"
@@ -64,7 +64,7 @@ shown bravo && fail "version 2's question is still shown on version 1"
 echo "e2e: ‹ switched to version 1/2 with its own reply ($ART/02-version1.png)"
 
 read -r px py pw ph < <(pos_xy) || true
-xdotool mousemove $((px + pw / 2 + 26)) $((py + ph / 2)) click 1
+click_screen $((px + pw / 2 + 26)) $((py + ph / 2))
 sleep 1.2
 shot 03-version2
 ocr "$ART/03-version2.png"

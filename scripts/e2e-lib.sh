@@ -85,6 +85,16 @@ send() {
   xdotool key Return
 }
 
+# click_screen X Y: moves the pointer to screen X Y, lets the page see it
+# there, then clicks. (WebKitGTK hit-tests a press against the pointer's
+# last known place: a move and a press in one burst can press on whatever
+# was under the pointer before — the focused message box.)
+click_screen() {
+  xdotool mousemove "$1" "$2"
+  sleep 0.3
+  xdotool click 1
+}
+
 # shot NAME: a screenshot of the screen into $ART/NAME.png.
 shot() { import -window root "$ART/$1.png"; }
 

@@ -74,7 +74,7 @@ shot 01-shown
 ocr "$ART/01-shown.png"
 read -r x y w h < <(find_word Reminders) || true
 [ -n "${x:-}" ] || { cat "$WORK/ocr.txt" >&2; fail "no Reminders button in the header"; }
-xdotool mousemove $((x + w / 2)) $((y + h / 2)) click 1
+click_screen $((x + w / 2)) $((y + h / 2))
 sleep 1.5
 shot 02-panel
 ocr "$ART/02-panel.png"
