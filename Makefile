@@ -8,7 +8,7 @@ TAGS := desktop,production,webkit2_41
 VERSION ?= $(shell scripts/version.sh)
 BIN := build/bin/playchat
 
-.PHONY: run test build deps frontend bindings check-bindings test-go test-frontend e2e bench fakellm package package-check
+.PHONY: run test build deps frontend bindings check-bindings test-go test-frontend e2e e2e-tools bench fakellm package package-check
 
 ## run: build and open the window (under a display)
 run: build
@@ -48,13 +48,25 @@ test-frontend:
 fakellm:
 	go build -o build/bin/fakellm ./backend/llm/llmtest/cmd/fakellm
 
+## e2e-tools: the stand-ins the end-to-end scripts talk to: the fake model,
+## a fake SearXNG, a fake notification server and a fake tray host
+e2e-tools: fakellm
+	go build -o build/bin/fakesearch ./backend/websearch/websearchtest/cmd/fakesearch
+	go build -o build/bin/fakenotify ./scripts/fakenotify
+	go build -o build/bin/trayprobe ./backend/tray/trayprobe
+
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
-## (main flow, notes, floods of chunks, a recovered panic, a 200-turn soak)
-e2e: build fakellm
+## (main flow, notes, versions and search, rich replies, web search, reminders
+## with the tray, floods of chunks, recovered panics, a 200-turn soak)
+e2e: build e2e-tools
 	scripts/e2e.sh
 	scripts/e2e-notes.sh
+	scripts/e2e-branches.sh
+	scripts/e2e-render.sh
+	scripts/e2e-websearch.sh
+	scripts/e2e-reminders.sh
 	scripts/e2e-flood.sh
-	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run TestRecoveredPanic -v .
+	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run TestRecovered -v .
 	scripts/soak.sh $(SOAK_TURNS)
 
 
@@ -69,7 +81,7 @@ package-check: package
 	scripts/package-check.sh
 
 ## bench: benchmarks, printed as a table
-bench: build fakellm
+bench: build e2e-tools
 	scripts/bench.sh
 	FLOOD_STRICT=1 scripts/e2e-flood.sh
 	scripts/soak.sh 1000

@@ -16,6 +16,28 @@ import (
 // needs a display, so `make e2e` runs it under Xvfb; without PLAYCHAT_BIN
 // (plain `go test ./...`) it skips.
 func TestRecoveredPanicAfterDomReadyKeepsTheWindowAlive(t *testing.T) {
+	out := runSelfTest(t, "panic")
+	if !strings.Contains(out, "selftest: panic recovered") {
+		t.Fatalf("the page did not answer after the panic:\n%s", tail(out, 40))
+	}
+}
+
+// TestRecoveredBackgroundPanicShowsOneToast runs the built binary in its
+// "bgpanic" self-test (issue 14): a background job panics twice under the
+// core's guard; the process must survive both and the page show exactly one
+// toast naming the job.
+func TestRecoveredBackgroundPanicShowsOneToast(t *testing.T) {
+	out := runSelfTest(t, "bgpanic")
+	if !strings.Contains(out, "selftest: bgpanic recovered") {
+		t.Fatalf("the background panic was not recovered with one toast:\n%s", tail(out, 40))
+	}
+}
+
+// runSelfTest runs PLAYCHAT_BIN with PLAYCHAT_SELFTEST=name in fresh data and
+// XDG dirs and returns its output; the process must exit 0. Without
+// PLAYCHAT_BIN (plain `go test ./...`) the test is skipped.
+func runSelfTest(t *testing.T, name string) string {
+	t.Helper()
 	bin := os.Getenv("PLAYCHAT_BIN")
 	if bin == "" {
 		t.Skip("needs PLAYCHAT_BIN (the built app) and a display; `make e2e` runs it under Xvfb")
@@ -28,17 +50,15 @@ func TestRecoveredPanicAfterDomReadyKeepsTheWindowAlive(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Env = append(os.Environ(),
-		"PLAYCHAT_SELFTEST=panic",
+		"PLAYCHAT_SELFTEST="+name,
 		"PLAYCHAT_DATA_DIR="+dir+"/data",
 		"XDG_DATA_HOME="+dir+"/xdg/data", "XDG_CACHE_HOME="+dir+"/xdg/cache", "XDG_CONFIG_HOME="+dir+"/xdg/config",
 	)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("the app ended with %v after the recovered panic:\n%s", err, tail(string(out), 40))
+		t.Fatalf("the app ended with %v in self-test %s:\n%s", err, name, tail(string(out), 40))
 	}
-	if !strings.Contains(string(out), "selftest: panic recovered") {
-		t.Fatalf("the page did not answer after the panic:\n%s", tail(string(out), 40))
-	}
+	return string(out)
 }
 
 func tail(s string, n int) string {
