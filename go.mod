@@ -3,7 +3,10 @@ module playchat
 go 1.26
 
 require (
+	fyne.io/systray v1.12.2
+	github.com/esiqveland/notify v0.13.3
 	github.com/fsnotify/fsnotify v1.9.0
+	github.com/gen2brain/beeep v0.12.0
 	github.com/go-co-op/gocron/v2 v2.21.2
 	github.com/ikawaha/kagome-dict/ipa v1.2.6
 	github.com/ikawaha/kagome/v2 v2.10.3
@@ -14,11 +17,8 @@ require (
 )
 
 require (
-	fyne.io/systray v1.12.2 // indirect
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect
 	github.com/ebitengine/purego v0.10.2 // indirect
-	github.com/esiqveland/notify v0.13.3 // indirect
-	github.com/gen2brain/beeep v0.12.0 // indirect
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
 	github.com/sergeymakinen/go-bmp v1.0.0 // indirect
@@ -39,7 +39,7 @@ require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/go-ole/go-ole v1.3.0 // indirect
-	github.com/godbus/dbus/v5 v5.1.0 // indirect
+	github.com/godbus/dbus/v5 v5.1.0
 	github.com/google/uuid v1.6.0
 	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/jchv/go-winloader v0.0.0-20210711035445-715c2860da7e // indirect
@@ -73,7 +73,7 @@ require (
 	github.com/wailsapp/mimetype v1.4.1 // indirect
 	golang.org/x/crypto v0.51.0 // indirect
 	golang.org/x/exp v0.0.0-20250620022241-b7579e27df2b // indirect
-	golang.org/x/net v0.54.0 // indirect
+	golang.org/x/net v0.54.0
 	golang.org/x/sys v0.44.0 // indirect
 	golang.org/x/text v0.37.0
 	modernc.org/libc v1.66.10 // indirect

@@ -1130,6 +1130,7 @@ export namespace chat {
 		    return a;
 		}
 	}
+	
 	export class PreviewRequest {
 	    sessionId: string;
 	    text: string;
@@ -1264,6 +1265,7 @@ export namespace kb {
 		    return a;
 		}
 	}
+	
 	export class FailedDoc {
 	    path: string;
 	    error: string;
