@@ -91,7 +91,7 @@ func seedLongSession(b *testing.B, db *store.DB, total, memories, active int) st
 		archived := total - active
 		per := archived / max(memories, 1)
 		t0 := time.Now().UTC().Add(-time.Duration(total) * time.Minute)
-		var memID int64
+		var memID, prev int64
 		for i := 0; i < total; i++ {
 			if i < archived && i%per == 0 && int(memID) < memories*1000 {
 				mem := store.Memory{SessionID: sess.ID, Summary: strings.Repeat("- 要約された事実 fact\n", 6), MessageCount: per, CreatedAt: t0}
@@ -111,11 +111,17 @@ func seedLongSession(b *testing.B, db *store.DB, total, memories, active int) st
 				at := m.CreatedAt
 				m.ArchivedAt, m.MemoryID = &at, &memID
 			}
+			if prev != 0 { // one branch, as the store writes a conversation
+				parent := prev
+				m.ParentID = &parent
+			}
 			if _, err := tx.NewInsert().Model(&m).Exec(ctx); err != nil {
 				return err
 			}
+			prev = m.ID
 		}
-		return nil
+		_, err := tx.NewUpdate().Table("sessions").Set("active_leaf_id = ?", prev).Where("id = ?", sess.ID).Exec(ctx)
+		return err
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -83,8 +83,17 @@ func (d *DB) MergeMemories(ctx context.Context, sessionID string, ids []int64, s
 // them) a message on it, and those whose messages are gone; a summary of
 // another branch's messages is left out.
 func (d *DB) ActiveMemories(ctx context.Context, sessionID string) ([]Memory, error) {
+	forked, err := d.sessionForked(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
 	var ms []Memory
-	err := d.bun.NewSelect().Model(&ms).
+	if !forked { // one branch: every unmerged memory is on it
+		err = d.bun.NewSelect().Model(&ms).Where("session_id = ? AND merged_into IS NULL", sessionID).
+			Order("created_at ASC", "id ASC").Scan(ctx)
+		return ms, err
+	}
+	err = d.bun.NewSelect().Model(&ms).
 		With("covers", d.bun.NewRaw(memoryCovers, sessionID)).
 		Where("session_id = ? AND merged_into IS NULL", sessionID).
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {

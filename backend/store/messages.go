@@ -61,10 +61,16 @@ func (d *DB) UpdateMessageResult(ctx context.Context, m *Message) error {
 // (tree.go) that are not archived, oldest first: the short-term memory
 // (context layer 5) and what the summariser archives from.
 func (d *DB) ActiveMessages(ctx context.Context, sessionID string) ([]Message, error) {
+	forked, err := d.sessionForked(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
 	var ms []Message
-	err := d.bun.NewSelect().Model(&ms).
-		Where("session_id = ? AND archived_at IS NULL AND id IN ("+branchIDs+")", sessionID, sessionID).
-		Order("id ASC").Scan(ctx)
+	q := d.bun.NewSelect().Model(&ms).Where("session_id = ? AND archived_at IS NULL", sessionID)
+	if forked {
+		q = q.Where("id IN ("+branchIDs+")", sessionID)
+	}
+	err = q.Order("id ASC").Scan(ctx)
 	return ms, err
 }
 
@@ -80,8 +86,15 @@ func (d *DB) SessionMessages(ctx context.Context, sessionID string) ([]Message, 
 // CountActiveMessages counts the messages of the session's selected branch
 // that are not archived.
 func (d *DB) CountActiveMessages(ctx context.Context, sessionID string) (int, error) {
-	return d.bun.NewSelect().Model((*Message)(nil)).
-		Where("session_id = ? AND archived_at IS NULL AND id IN ("+branchIDs+")", sessionID, sessionID).Count(ctx)
+	forked, err := d.sessionForked(ctx, sessionID)
+	if err != nil {
+		return 0, err
+	}
+	q := d.bun.NewSelect().Model((*Message)(nil)).Where("session_id = ? AND archived_at IS NULL", sessionID)
+	if forked {
+		q = q.Where("id IN ("+branchIDs+")", sessionID)
+	}
+	return q.Count(ctx)
 }
 
 // MessageTags returns the tags of the given messages, keyed by message id.

@@ -32,9 +32,16 @@ const branchIDs = `WITH RECURSIVE path(id) AS (
 // BranchMessages returns the messages of the session's selected branch,
 // archived ones included, from the first message to the active leaf.
 func (d *DB) BranchMessages(ctx context.Context, sessionID string) ([]Message, error) {
+	forked, err := d.sessionForked(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
 	var ms []Message
-	err := d.bun.NewSelect().Model(&ms).Where("session_id = ? AND id IN ("+branchIDs+")", sessionID, sessionID).
-		Order("id ASC").Scan(ctx)
+	q := d.bun.NewSelect().Model(&ms).Where("session_id = ?", sessionID)
+	if forked {
+		q = q.Where("id IN ("+branchIDs+")", sessionID)
+	}
+	err = q.Order("id ASC").Scan(ctx)
 	return ms, err
 }
 
