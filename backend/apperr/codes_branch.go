@@ -10,12 +10,15 @@ const (
 	ChatNothingToRegenerate Code = "chat.nothingToRegenerate"
 	// ChatNotUserMessage: message {id} is not a message the user sent in this session, so it cannot be edited.
 	ChatNotUserMessage Code = "chat.notUserMessage"
+	// ChatInternal: a bug in playchat ended the reply ({detail}: the panic, in English); the stack is in the log.
+	ChatInternal Code = "chat.internal"
 )
 
 var branchTemplates = map[Code]string{
 	ChatBranchArchived:      "message {id} was summarised into long-term memory: messages above a summarised point cannot be edited or regenerated (edit a later message instead)",
 	ChatNothingToRegenerate: "there is no reply to regenerate in this chat",
 	ChatNotUserMessage:      "message {id} is not one of your messages in this chat",
+	ChatInternal:            "an internal error ended the reply ({detail}); details are in the log",
 }
 
 func init() {

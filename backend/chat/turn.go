@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/event"
 	"playchat/backend/layer"
 	"playchat/backend/store"
@@ -16,6 +19,13 @@ import (
 // done or error event and closes t.done.
 func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitter) {
 	defer func() {
+		// A bug must not take the window down or leave the turn streaming
+		// for ever: the panic is logged with its stack and ends the turn
+		// with an error (the user's message is already stored).
+		if p := recover(); p != nil {
+			s.log.Error("turn panicked", "turn", t.ID, "session", t.SessionID, "panic", p, "stack", string(debug.Stack()))
+			s.fail(t, em, apperr.New(apperr.ChatInternal, map[string]any{"detail": fmt.Sprint(p)}), "")
+		}
 		s.mu.Lock()
 		delete(s.turns, t.ID)
 		s.mu.Unlock()

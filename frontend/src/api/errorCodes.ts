@@ -6,6 +6,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'app.starting': { template: "playchat is still starting", params: [] },
   'chat.branchArchived': { template: "message {id} was summarised into long-term memory: messages above a summarised point cannot be edited or regenerated (edit a later message instead)", params: ['id'] },
   'chat.emptyMessage': { template: "the message is empty", params: [] },
+  'chat.internal': { template: "an internal error ended the reply ({detail}); details are in the log", params: ['detail'] },
   'chat.messageNotUtf8': { template: "the message is not valid UTF-8", params: [] },
   'chat.messageTooLong': { template: "the message is too long ({bytes} bytes, at most {maxMiB} MiB)", params: ['bytes', 'maxMiB'] },
   'chat.noModel': { template: "no model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings", params: [] },

@@ -487,6 +487,7 @@ const en: typeof ja = {
         branchArchived: 'Message {id} has been summarised into long-term memory: messages above a summarised point cannot be edited or regenerated. Edit a later message instead.',
         nothingToRegenerate: 'There is no reply to regenerate in this chat',
         notUserMessage: 'Message {id} is not one of your messages in this chat',
+        internal: 'An internal error in playchat ended the reply ({detail}). Your message is kept; the details are in the log (Settings → Open log folder).',
       },
       llm: {
         wrongBaseURL: 'The model server answered 404 (not found): {detail}. The base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, usually ending in /v1.',

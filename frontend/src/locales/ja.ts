@@ -483,6 +483,7 @@ export default {
         branchArchived: 'メッセージ {id} は長期記憶に要約済みです。要約された地点より前のメッセージは編集・再生成できません。それより後のメッセージを編集してください。',
         nothingToRegenerate: 'このチャットには再生成できる返答がありません',
         notUserMessage: 'メッセージ {id} はこのチャットであなたが送ったメッセージではありません',
+        internal: 'playchat 内部のエラーで返答が止まりました（{detail}）。メッセージは保存されています。詳細はログにあります（設定 → ログフォルダーを開く）。',
       },
       llm: {
         wrongBaseURL: 'モデルのサーバーが 404（見つからない）を返しました: {detail}。ベース URL {baseURL}（{key}）が間違っているようです。OpenAI 互換 API のルート（ふつうは /v1 で終わる URL）を指定してください。',
