@@ -4,6 +4,8 @@
 #  - per-turn overhead outside the LLM in a 10,000-message, 200-memory session
 #  - chunks per second relayed from the stream to the event sink
 #  - idle memory (PSS) of the app and its WebKit processes with a 1,000-message session open
+#  - search across chats, learned-knowledge layer, reminder firing delay, Markdown streaming
+#  - idle CPU and wake-ups with 1,000 pending reminders
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -11,6 +13,15 @@ OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
 
 go test -p 1 -run '^$' -bench . -benchtime 20x ./backend/chat/ | tee "$OUT" >&2
+# search across chats at 100,000 messages (issue 9; builds the database first, ~75 s)
+go test -p 1 -run '^$' -bench BenchmarkMessageSearch100k -benchtime 1x ./backend/store/ | tee -a "$OUT" >&2
+# context layer 1 with 1,000 learned-knowledge entries (issue 11)
+go test -p 1 -run '^$' -bench LayerOne -benchtime 20x ./backend/knowledge/ | tee -a "$OUT" >&2
+# a reminder's notification after its due time, on a private D-Bus (issue 10)
+go test -p 1 -run '^$' -bench FiringDelay -benchtime 5x ./backend/reminders/desktop/ | tee -a "$OUT" >&2
+# rendering a 10,000-character reply with math and code in 500 streamed steps (issue 12)
+MD=$( (cd frontend && npx vitest bench --run tests/markdown-math.bench.ts 2>&1) | sed -n 's/.*\(math+code: .*\)/\1/p' | head -1)
+echo "$MD" >&2
 
 if [ -z "${BENCH_INNER:-}" ]; then
   WORK=$(mktemp -d)
@@ -44,6 +55,33 @@ if [ -z "${BENCH_INNER:-}" ]; then
   rm -rf "$WORK"
 fi
 
+# Idle cost of the reminder scheduler (issue 10): the app, window open and
+# untouched, with 1,000 pending reminders (due over the next 17 hours from
+# tomorrow 09:00): CPU time and wake-ups (context switches of all its
+# threads) over 60 s after a 15 s settle. No busy polling: it should sleep
+# between due times.
+if [ -z "${BENCH_INNER:-}" ]; then
+  REM=$(mktemp -d)
+  PLAYCHAT_DATA_DIR=$REM/data ./build/bin/playchat reminders add --at "$(date -d 'tomorrow 09:00' +%Y-%m-%dT%H:%M)" "bench reminder" >/dev/null
+  cols=$(sqlite3 "$REM/data/playchat.db" "SELECT group_concat(name, ', ') FROM pragma_table_info('reminders') WHERE name NOT IN ('id', 'due_at')")
+  sqlite3 "$REM/data/playchat.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 999)
+    INSERT INTO reminders ($cols, due_at) SELECT $cols, strftime('%Y-%m-%d %H:%M:%S+00:00', due_at, '+' || i || ' minutes') FROM reminders, n"
+  IDLE=$(BENCH_INNER=1 PLAYCHAT_DATA_DIR=$REM/data XDG_DATA_HOME=$REM/xdg/data XDG_CACHE_HOME=$REM/xdg/cache XDG_CONFIG_HOME=$REM/xdg/config dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" \
+        bash -c '
+          ./build/bin/playchat >/dev/null 2>&1 & pid=$!
+          sleep 15
+          ticks() { awk "{print \$14 + \$15}" /proc/$pid/stat; }
+          switches() { cat /proc/$pid/task/*/status | awk "/ctxt_switches/ {n += \$2} END {print n}"; }
+          t0=$(ticks); s0=$(switches)
+          sleep 60
+          t1=$(ticks); s1=$(switches)
+          kill $pid; wait $pid 2>/dev/null || true
+          hz=$(getconf CLK_TCK)
+          echo "IDLE_RESULT $(awk -v t=$((t1 - t0)) -v hz=$hz "BEGIN {printf \"%.2f\", 100 * t / hz / 60}") $(( (s1 - s0) / 60 ))"' | sed -n "s/^IDLE_RESULT //p")
+  pending=$(sqlite3 "$REM/data/playchat.db" "SELECT count(*) FROM reminders WHERE notified_at IS NULL AND cancelled_at IS NULL")
+  rm -rf "$REM"
+fi
+
 metric() { awk -v b="$1" -v m="$2" '$1 ~ b { for (i=1;i<=NF;i++) if ($i==m) print $(i-1) }' "$OUT" | head -1; }
 nsop() { awk -v b="$1" '$1 ~ b { for (i=1;i<=NF;i++) if ($i=="ns/op") printf "%.2f", $(i-1)/1e6 }' "$OUT" | head -1; }
 
@@ -56,5 +94,13 @@ printf '| %-58s | %-22s |\n' "added by playchat before the first chunk" "$(metri
 printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs / 200 memories / 20 active" "$(nsop '20-active') ms"
 printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs / 200 memories / 2000 active" "$(nsop '2000-active') ms"
 printf '| %-58s | %-22s |\n' "chunks relayed from stream to event sink" "$(metric ChunkRelay chunks/s) /s"
+printf '| %-58s | %-22s |\n' "search across chats, 100,000 messages: p50 (target <= 50)" "$(metric MessageSearch100k p50-ms) ms"
+printf '| %-58s | %-22s |\n' "search across chats, 100,000 messages: p95" "$(metric MessageSearch100k p95-ms) ms"
+printf '| %-58s | %-22s |\n' "context layer 1, 1,000 learned entries, per turn" "$(nsop LayerOne) ms"
+printf '| %-58s | %-22s |\n' "reminder notification after its due time (mean / worst)" "$(metric FiringDelay ms-late) / $(metric FiringDelay ms-late-max) ms"
+[ -n "$MD" ] && echo "  markdown (vitest bench): $MD"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app process alone (target <= 100 MiB)" "${APP_PSS} MiB"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app + WebKit, 1,000-message session open" "${PSS%% (*}" && echo "  (${PSS#*(}"
+[ -n "${IDLE:-}" ] && printf '| %-58s | %-22s |\n' "idle app CPU, ${pending} pending reminders (60 s)" "${IDLE%% *} %" &&
+  printf '| %-58s | %-22s |\n' "idle app wake-ups (context switches), same run" "${IDLE##* } /s"
+true
