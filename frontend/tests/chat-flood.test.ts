@@ -57,12 +57,23 @@ afterEach(() => {
 })
 
 const norm = (html: string) => html.replace(/>\s+</g, '><').replace(/<!--[^>]*-->/g, '').trim()
-const blockHtml = (el: Element) => norm(Array.from(el.querySelectorAll('.md-block')).map((b) => b.innerHTML).join(''))
+// The rendered blocks without what MarkdownContent adds after rendering (a
+// copy button on each code block's header), to compare with renderMarkdown.
+const blockHtml = (el: Element) =>
+  norm(
+    Array.from(el.querySelectorAll('.md-block'))
+      .map((b) => {
+        const c = b.cloneNode(true) as Element
+        c.querySelectorAll('.md-copy').forEach((x) => x.remove())
+        return c.innerHTML
+      })
+      .join(''),
+  )
 
 describe('MarkdownContent while a reply streams', () => {
   it('keeps finished blocks\' elements and re-renders only the growing one', async () => {
     const head = '# Title\n\nA finished paragraph.\n\n- one\n- two\n\n'
-    const w = mount(MarkdownContent, { props: { content: head + 'Gro', streaming: true } })
+    const w = mount(MarkdownContent, { props: { content: head + 'Gro', streaming: true }, global: { plugins: [testI18n()] } })
     const first = w.findAll('.md-block').map((x) => x.element)
     expect(first).toHaveLength(4)
     const renders = markdownStats.blockRenders
@@ -118,6 +129,8 @@ describe('ChatWindow under a flood of chunks', () => {
     expect(markdownStats.blockRenders).toBeLessThanOrEqual(frameCount + 1 + blocks)
     const reply = w.findAll('[data-test="message"]').at(-1)!
     expect(blockHtml(reply.element)).toBe(norm(renderMarkdown(text)))
+    // every code block got its copy button once
+    expect(reply.findAll('.md-copy').length).toBe(reply.findAll('.md-code-head').length)
 
     // The stored copy replaces the live reply: rendered from the cache, not parsed again.
     sessionsApi.messages.mockResolvedValueOnce([
@@ -152,7 +165,7 @@ describe('MarkdownContent with a costly growing block', () => {
     let now = 0
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 25)) // every render "takes" 25 ms
     try {
-      const w = mount(MarkdownContent, { props: { content: 'big', streaming: true } })
+      const w = mount(MarkdownContent, { props: { content: 'big', streaming: true }, global: { plugins: [testI18n()] } })
       const renders = markdownStats.blockRenders
       for (let i = 1; i <= 10; i++) await w.setProps({ content: 'big' + 'g'.repeat(i) })
       expect(markdownStats.blockRenders).toBe(renders) // deferred: nothing rendered yet
