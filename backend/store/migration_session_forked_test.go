@@ -27,6 +27,17 @@ func TestSessionIsMarkedForkedByItsFirstSibling(t *testing.T) {
 	if ms, _ := db.ActiveMessages(ctx, s.ID); len(ms) != 4 {
 		t.Fatalf("active messages of the straight conversation = %d, want 4", len(ms))
 	}
+	// A regenerate first selects the question it answers again: the branch
+	// then ends there, although nothing has forked yet.
+	if err := db.SelectMessage(ctx, s.ID, ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	if ms, _ := db.ActiveMessages(ctx, s.ID); len(ms) != 3 {
+		t.Fatalf("active messages with q2 selected = %d, want 3 (a2 left out)", len(ms))
+	}
+	if err := db.SelectMessage(ctx, s.ID, ids[3]); err != nil {
+		t.Fatal(err)
+	}
 	// Edit and resend q2: a sibling of q2 under a1.
 	edit := Message{SessionID: s.ID, Role: RoleUser, Content: "q2 edited"}
 	if err := db.InsertBranch(ctx, &edit, &ids[1]); err != nil {
