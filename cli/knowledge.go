@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"playchat/backend/core"
 	"playchat/backend/knowledge"
 )
 
@@ -78,23 +79,33 @@ func knowledgeID(cmd string, pos []string) (int64, error) {
 	return id, nil
 }
 
-func knowledgeShow(ctx context.Context, args []string, env Env) error {
-	fs := flag.NewFlagSet("knowledge show", flag.ContinueOnError)
+// openEntry parses the ID argument of cmd ("knowledge show", …), opens the
+// core and reads that entry; the caller closes the core (also on error,
+// when it is not nil).
+func openEntry(ctx context.Context, cmd string, args []string, env Env) (*core.Core, knowledge.Entry, error) {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return err
+		return nil, knowledge.Entry{}, err
 	}
-	id, err := knowledgeID("knowledge show", pos)
+	id, err := knowledgeID(cmd, pos)
 	if err != nil {
-		return err
+		return nil, knowledge.Entry{}, err
 	}
 	c, err := openCore(ctx, env)
 	if err != nil {
-		return err
+		return nil, knowledge.Entry{}, err
 	}
-	defer c.Close()
 	e, err := c.Knowledge.Get(ctx, id)
+	return c, e, err
+}
+
+func knowledgeShow(ctx context.Context, args []string, env Env) error {
+	c, e, err := openEntry(ctx, "knowledge show", args, env)
+	if c != nil {
+		defer c.Close()
+	}
 	if err != nil {
 		return err
 	}
@@ -110,26 +121,14 @@ func knowledgeShow(ctx context.Context, args []string, env Env) error {
 }
 
 func knowledgeDelete(ctx context.Context, args []string, env Env) error {
-	fs := flag.NewFlagSet("knowledge delete", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	pos, err := parseInterspersed(fs, args)
+	c, e, err := openEntry(ctx, "knowledge delete", args, env)
+	if c != nil {
+		defer c.Close()
+	}
 	if err != nil {
 		return err
 	}
-	id, err := knowledgeID("knowledge delete", pos)
-	if err != nil {
-		return err
-	}
-	c, err := openCore(ctx, env)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	e, err := c.Knowledge.Get(ctx, id)
-	if err != nil {
-		return err
-	}
-	if err := c.Knowledge.Delete(ctx, id); err != nil {
+	if err := c.Knowledge.Delete(ctx, e.ID); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "deleted: [%d] %s (and %s)\n", e.ID, oneLine(e.Heading), e.File)
