@@ -60,8 +60,10 @@ WW=$(sed -n 's/^WIDTH=//p' <<<"$geo"); WH=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
 # Screen regions: the chat area (right of the sidebar, between header and
 # input) and the message input.
 CHAT="$((WX + 320)) $((WY + 60)) $((WW - 340)) $((WH - 180))"
-INPUT="$((WX + 340)) $((WY + WH - 70)) $((WW - 520)) 40"
-BUTTON="$((WX + WW - 170)) $((WY + WH - 70)) 90 34" # Send, or Stop while a reply streams
+# The composer sits above the context meter's line: its box spans about
+# WH-103..WH-43, the Send/Stop button WH-93..WH-63 at WW-161..WW-89.
+INPUT="$((WX + 340)) $((WY + WH - 98)) $((WW - 520)) 40"
+BUTTON="$((WX + WW - 170)) $((WY + WH - 98)) 90 40" # Send, or Stop while a reply streams
 now_ms() { date +%s%3N; }
 replies() { sql "SELECT count(*) FROM messages WHERE role='assistant' AND status='$1'"; }
 wait_stored() { # STATUS N: polls every 10 ms for up to 60 s
@@ -115,8 +117,12 @@ say "03-during-flood: a typed key appeared in the input after ${keyms} ms (limit
 [ "$keyms" -ge 0 ] && [ "$keyms" -le "$(lim 100)" ] || fail "a key typed during the flood took ${keyms} ms to appear"
 shot 03-during-flood
 [ "$(replies partial)" = 0 ] || fail "the flood ended before Stop could be pressed"
+# (the pointer goes to Stop first: WebKitGTK hit-tests a press where it
+# last saw the pointer)
+xdotool mousemove --window "$WID" $((WW - 126)) $((WH - 78))
+sleep 0.3
 t0=$(now_ms)
-xdotool mousemove --window "$WID" $((WW - 126)) $((WH - 53)) click 1
+xdotool click 1
 wait_stored partial 1
 stopms=$(($(now_ms) - t0))
 say "03-stop: partial reply stored ${stopms} ms after Stop was clicked (limit $(lim 300) ms)"
