@@ -1,11 +1,22 @@
 // Unsent text of the message box, one per chat: a session's id, or null for
-// the new chat that is not saved yet. Drafts live in memory only, so they
-// survive switching chats but not a restart.
+// the new chat that is not saved yet. Drafts survive switching chats and,
+// kept in localStorage (utils/persist.ts), quitting the app.
 import { defineStore } from 'pinia'
-import { reactive } from 'vue'
+import { reactive, watch } from 'vue'
+import { isStringRecord, loadStored, storedWriter } from '@/utils/persist'
+
+/** The localStorage key of the drafts: {sessionId or "": text}. */
+export const MESSAGE_DRAFTS_KEY = 'playchat.messageDrafts.v1'
 
 export const useDraftStore = defineStore('drafts', () => {
   const texts = reactive(new Map<string | null, string>())
+  for (const [k, v] of Object.entries(loadStored(MESSAGE_DRAFTS_KEY, isStringRecord, {}))) {
+    if (v.trim() !== '') texts.set(k === '' ? null : k, v)
+  }
+  const writer = storedWriter(MESSAGE_DRAFTS_KEY, () =>
+    Object.fromEntries(Array.from(texts.entries(), ([k, v]) => [k ?? '', v])),
+  )
+  watch(() => Array.from(texts.entries()), () => writer())
 
   /** The draft of a chat ("" when there is none). */
   const get = (id: string | null): string => texts.get(id) ?? ''

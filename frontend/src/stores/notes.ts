@@ -8,6 +8,7 @@ import * as api from '@/api/notes'
 import type { NotePage } from '@/api/types'
 import { mergeNote, resolveConflicts, withConflictMarkers, type ConflictChoice, type MergeChunk } from '@/utils/noteMerge'
 import { computeDrop, groupPages, sectionNames, type DropTarget } from '@/utils/noteOrder'
+import { loadStored, storedWriter } from '@/utils/persist'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
 
@@ -16,6 +17,22 @@ export interface NoteDraft {
   content: string
   base: string
   baseVersion: number
+}
+
+/** The localStorage key of unsaved note edits: {pageId: NoteDraft}. */
+export const NOTE_DRAFTS_KEY = 'playchat.noteDrafts.v1'
+
+function isDraftRecord(v: unknown): v is Record<number, NoteDraft> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false
+  return Object.entries(v).every(
+    ([k, d]) =>
+      Number.isInteger(Number(k)) &&
+      !!d &&
+      typeof d === 'object' &&
+      typeof (d as NoteDraft).content === 'string' &&
+      typeof (d as NoteDraft).base === 'string' &&
+      typeof (d as NoteDraft).baseVersion === 'number',
+  )
 }
 
 /**
@@ -53,7 +70,11 @@ export const useNotesStore = defineStore('notes', () => {
   const loading = ref(false)
   /** The page open in the editor. */
   const currentId = ref<number | null>(null)
-  const drafts = ref<Record<number, NoteDraft>>({})
+  // Unsaved edits survive quitting (utils/persist.ts); setPages drops those
+  // of pages that are gone or already hold the same text.
+  const drafts = ref<Record<number, NoteDraft>>(loadStored(NOTE_DRAFTS_KEY, isDraftRecord, {}))
+  const draftWriter = storedWriter(NOTE_DRAFTS_KEY, () => drafts.value)
+  watch(drafts, () => draftWriter())
   /** Saves that stopped at a conflict, by page id. */
   const conflicts = ref<Record<number, NoteConflict>>({})
   /** Pages whose save is running. */
