@@ -53,13 +53,19 @@ func (s *Service) MarkDeliveredNote(ctx context.Context, id int64, due time.Time
 }
 
 // Done acknowledges a reminder (the notification's "Done"): it is marked
-// seen, and a one-time reminder still waiting (snoozed, or done before its
-// time) becomes delivered and does not fire again. A repeating reminder
-// keeps its later occurrences. A cancelled one is ReminderNotActive.
+// seen, and a one-time reminder still waiting after it fired (snoozed)
+// becomes delivered and does not fire again. One that has never fired (done
+// before its time, from the panel) is cancelled rather than marked
+// delivered: nothing was shown. A repeating reminder keeps its later
+// occurrences. A cancelled one is ReminderNotActive.
 func (s *Service) Done(ctx context.Context, id int64) (Reminder, error) {
 	notCancelled := func(r Reminder) bool { return r.State != StateCancelled }
 	return s.updateIf(ctx, id, notCancelled, func(r *Reminder, now time.Time) error {
 		r.SeenAt = &now
+		if r.RRule == "" && r.Active() && r.NotifiedAt == nil {
+			r.State, r.CancelledAt = StateCancelled, &now
+			return nil
+		}
 		if r.RRule == "" && r.Active() {
 			r.State = StateDelivered
 			if r.NotifiedAt == nil {

@@ -16,6 +16,11 @@ func TestDoneEndsASnoozedOneTimeReminderAndMarksItSeen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// It fires at 10:00 Tokyo (01:00Z) and the person snoozes the notification.
+	clock.Advance(time.Hour)
+	if _, err := svc.MarkDelivered(ctx, r.ID, r.DueAt, false); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := svc.Snooze(ctx, r.ID, SnoozeDefault); err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +34,25 @@ func TestDoneEndsASnoozedOneTimeReminderAndMarksItSeen(t *testing.T) {
 	}
 	if active, _ := svc.List(ctx, ListOptions{}); len(active) != 0 {
 		t.Errorf("still active: %+v", active)
+	}
+}
+
+// Done on a reminder that has not fired yet (from the panel) ends it without
+// inventing a delivery: it is cancelled, not "delivered" at a time nothing
+// was shown.
+func TestDoneBeforeAReminderFiredCancelsItWithoutADelivery(t *testing.T) {
+	svc, _ := newTestService(t, "Asia/Tokyo", "2026-12-01T00:00:00Z")
+	ctx := context.Background()
+	r, err := svc.Create(ctx, NewReminder{Content: "燃えるゴミ", Due: "2026-12-01T10:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.Done(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != StateCancelled || got.NotifiedAt != nil || got.CancelledAt == nil {
+		t.Errorf("done before it fired: %+v", got)
 	}
 }
 
@@ -138,9 +162,20 @@ func TestSnoozeByHandIsOneMinuteToAWeek(t *testing.T) {
 			t.Errorf("snooze %d: %v", m, err)
 		}
 	}
+	// Not fired yet and due in an hour: a snooze moves it 30 minutes after
+	// its due time, never earlier (snoozing from now would bring it forward).
 	got, err := svc.SnoozeMinutes(ctx, r.ID, 30)
+	if err != nil || got.State != StateSnoozed || !got.DueAt.Equal(r.DueAt.Add(30*time.Minute)) {
+		t.Errorf("snoozed before it fired: %+v, %v", got, err)
+	}
+	// Once it has fired, a snooze counts from now.
+	clock.Advance(2 * time.Hour)
+	if _, err := svc.MarkDelivered(ctx, r.ID, got.DueAt, false); err != nil {
+		t.Fatal(err)
+	}
+	got, err = svc.SnoozeMinutes(ctx, r.ID, 30)
 	if err != nil || got.State != StateSnoozed || !got.DueAt.Equal(clock.Now().Add(30*time.Minute)) {
-		t.Errorf("snoozed %+v, %v", got, err)
+		t.Errorf("snoozed after it fired: %+v, %v", got, err)
 	}
 }
 

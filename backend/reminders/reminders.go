@@ -392,16 +392,22 @@ func (s *Service) Cancel(ctx context.Context, id int64) (Reminder, error) {
 // Snooze makes the reminder fire again d from now (state snoozed): an
 // active one moves its next firing; a delivered or failed one (the
 // notification's "Snooze 10 min" comes after delivery) is re-opened. A
-// repeating reminder's later occurrences are unchanged: after the snoozed
-// firing it continues with its first occurrence after it. A cancelled
-// reminder cannot be snoozed (ReminderNotActive).
+// reminder that has never fired and is due later moves to d after its due
+// time instead: a snooze never brings a reminder earlier. A repeating
+// reminder's later occurrences are unchanged: after the snoozed firing it
+// continues with its first occurrence after it. A cancelled reminder cannot
+// be snoozed (ReminderNotActive).
 func (s *Service) Snooze(ctx context.Context, id int64, d time.Duration) (Reminder, error) {
 	if d <= 0 {
 		return Reminder{}, fmt.Errorf("snooze by %v: must be positive", d)
 	}
 	notCancelled := func(r Reminder) bool { return r.State != StateCancelled }
 	return s.updateIf(ctx, id, notCancelled, func(r *Reminder, now time.Time) error {
-		r.State, r.DueAt = StateSnoozed, now.Add(d)
+		base := now
+		if r.NotifiedAt == nil && r.Active() && r.DueAt.After(now) {
+			base = r.DueAt
+		}
+		r.State, r.DueAt = StateSnoozed, base.Add(d)
 		return nil
 	})
 }
