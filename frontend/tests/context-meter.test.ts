@@ -147,6 +147,17 @@ describe('ContextMeter', () => {
     w.unmount()
   })
 
+  it('measures again when the chat shows another list of messages (another version chosen)', async () => {
+    api.preview.mockResolvedValue(overBudget())
+    const w = mountMeter()
+    await vi.runAllTimersAsync()
+    const calls = api.preview.mock.calls.length
+    await w.setProps({ history: [{ id: 1 }, { id: 2 }] })
+    await vi.runAllTimersAsync()
+    expect(api.preview.mock.calls.length).toBe(calls + 1)
+    w.unmount()
+  })
+
   it('measures the draft 300 ms after the last keystroke, once', async () => {
     api.preview.mockResolvedValue(overBudget())
     const w = mountMeter()
