@@ -13,17 +13,20 @@ export function formatDateTime(iso: string, locale: string): string {
   return d.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' })
 }
 
-/** Time only for today, the date otherwise: for compact lists. */
+/**
+ * Time only for today, the month and day for another day of this year, and
+ * the year too for another year (an imported 2024 chat must not read as
+ * this year's): for compact lists.
+ */
 export function formatShort(iso: string, locale: string, today: Date = new Date()): string {
   const d = parse(iso)
   if (!d) return ''
-  const sameDay =
-    d.getFullYear() === today.getFullYear() &&
-    d.getMonth() === today.getMonth() &&
-    d.getDate() === today.getDate()
-  return sameDay
-    ? d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })
-    : d.toLocaleDateString(locale, { month: 'short', day: 'numeric' })
+  const sameYear = d.getFullYear() === today.getFullYear()
+  const sameDay = sameYear && d.getMonth() === today.getMonth() && d.getDate() === today.getDate()
+  if (sameDay) return d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })
+  return sameYear
+    ? d.toLocaleDateString(locale, { month: 'short', day: 'numeric' })
+    : d.toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' })
 }
 
 /** Milliseconds since the epoch, 0 for a missing or bad time (for sorting). */
