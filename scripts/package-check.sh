@@ -34,6 +34,11 @@ EXE=build/dist/playchat-$VERSION-amd64-installer.exe
 ID=dev.playchat.Playchat
 OLD_TAG=v0.1.0
 OLD_COMMIT=d08cde0 # the commit v0.1.0 tags, for a checkout without tags
+# The previous release's package version: 0.1.0 — unless this checkout has
+# no tags, so this build calls itself 0.0.0+N.gHASH; then the old one is
+# packaged as 0.0.0~0.1.0, which dpkg sorts below it (an upgrade, as it is).
+OLD_VERSION=0.1.0
+dpkg --compare-versions "$VERSION" gt "$OLD_VERSION" || OLD_VERSION=0.0.0~0.1.0
 cleanup() {
   [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
   [ -n "${FAKE_PID:-}" ] && kill "$FAKE_PID" 2>/dev/null || true
@@ -99,16 +104,16 @@ fi
 git worktree add --detach "$W/old" "$old_rev" >/dev/null 2>&1 || fail "git worktree add $old_rev"
 ln -s "$ROOT/frontend/node_modules" "$W/old/frontend/node_modules"
 (cd "$W/old/frontend" && npx vite build --logLevel error >"$W/old-vite.log" 2>&1) || { cat "$W/old-vite.log" >&2; fail "building $old_rev's frontend"; }
-(cd "$W/old" && go build -tags desktop,production,webkit2_41 -ldflags "-w -s -X main.version=0.1.0" -o "$W/old/playchat-old" .) ||
+(cd "$W/old" && go build -tags desktop,production,webkit2_41 -ldflags "-w -s -X main.version=$OLD_VERSION" -o "$W/old/playchat-old" .) ||
   fail "building $old_rev"
-(VERSION=0.1.0 BIN="$W/old/playchat-old" DIST="$W/dist-old" "$ROOT/scripts/package.sh" deb >/dev/null) ||
+(VERSION=$OLD_VERSION BIN="$W/old/playchat-old" DIST="$W/dist-old" "$ROOT/scripts/package.sh" deb >/dev/null) ||
   fail "packaging $old_rev"
-OLD_DEB=$(ls "$W"/dist-old/playchat_0.1.0_amd64.deb)
+OLD_DEB=$(ls "$W"/dist-old/playchat_"$OLD_VERSION"_amd64.deb)
 ok "built the previous release's package from $old_rev"
 
 $SUDO apt-get remove -y -qq playchat >/dev/null 2>&1 || true
 $SUDO apt-get install -y -qq "$OLD_DEB" >"$W/apt-old.log" 2>&1 || { cat "$W/apt-old.log" >&2; fail "installing $OLD_DEB"; }
-[ "$(/usr/bin/playchat version)" = "playchat 0.1.0" ] || fail "the installed 0.1.0 says $(/usr/bin/playchat version)"
+[ "$(/usr/bin/playchat version)" = "playchat $OLD_VERSION" ] || fail "the installed $OLD_VERSION says $(/usr/bin/playchat version)"
 
 # Use it as a person would, with the data dir in a fresh home.
 export HOME=$W/home
@@ -180,7 +185,7 @@ new_migrations=$(migrations)
 # A second start applies nothing more: the migration ran once.
 /usr/bin/playchat sessions list >/dev/null
 [ "$(migrations)" = "$new_migrations" ] || fail "a second start migrated again"
-ok "upgraded 0.1.0 → $VERSION: the window opened ($ART/installed-window.png), the database went from $old_migrations to $new_migrations migrations once, and kept $after"
+ok "upgraded $OLD_VERSION → $VERSION: the window opened ($ART/installed-window.png), the database went from $old_migrations to $new_migrations migrations once, and kept $after"
 
 # --- removal keeps the data ------------------------------------------------------------
 out=$($SUDO apt-get remove -y playchat 2>&1)
