@@ -40,7 +40,15 @@ mkdir -p "$DIST"
 stage_share() {
   local share=$1/share size
   install -Dm644 "build/linux/$ID.desktop" "$share/applications/$ID.desktop"
-  sed -e "s/@VERSION@/$VERSION/" -e "s/@DATE@/$DATE/" "build/linux/$ID.metainfo.xml" \
+  # The template also lists the earlier releases, newest first; one that is
+  # not older than this build (a build of that very tag, or of a checkout
+  # without tags: 0.0.0+N) is left out, so the list stays in order.
+  local drop=()
+  local rel
+  for rel in $(sed -n 's/.*<release version="\([^@"]*\)".*/\1/p' "build/linux/$ID.metainfo.xml"); do
+    dpkg --compare-versions "$VERSION" gt "$rel" || drop+=(-e "/<release version=\"$rel\"/d")
+  done
+  sed "${drop[@]}" -e "s/@VERSION@/$VERSION/" -e "s/@DATE@/$DATE/" "build/linux/$ID.metainfo.xml" \
     >"$STAGE/$ID.metainfo.xml"
   install -Dm644 "$STAGE/$ID.metainfo.xml" "$share/metainfo/$ID.metainfo.xml"
   for size in 16 24 32 48 64 128 256 512; do
