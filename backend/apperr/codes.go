@@ -96,6 +96,9 @@ const (
 	ConfigReasonNoSpaces Code = "config.reason.noSpaces"
 	// ConfigReasonNoControl: the value must not contain control characters.
 	ConfigReasonNoControl Code = "config.reason.noControl"
+	// ConfigReasonDigits: the value must be {min}–{max} ASCII digits (a
+	// Discord ID, a JMA office code).
+	ConfigReasonDigits Code = "config.reason.digits"
 	// ConfigReasonOneOf: the value must be one of {choices} (comma-separated).
 	ConfigReasonOneOf Code = "config.reason.oneOf"
 
@@ -225,6 +228,7 @@ var templates = map[Code]string{
 	ConfigReasonModel:       "must be a model name like {example:q}",
 	ConfigReasonNoSpaces:    "must not contain spaces or control characters",
 	ConfigReasonNoControl:   "must not contain control characters",
+	ConfigReasonDigits:      "must be {min}–{max} digits",
 	ConfigReasonOneOf:       "must be one of {choices}",
 
 	NotesTitleEmpty:      "the title is empty",

@@ -126,10 +126,22 @@ type Config struct {
 	CloseToTray  bool // CLOSE_TO_TRAY: closing the window hides it while a tray host runs
 	StartAtLogin bool // START_AT_LOGIN: an XDG autostart entry starts playchat hidden at login
 
+	// Discord (issue 13).
+	DiscordEnabled           bool   // DISCORD_ENABLED: run the bot beside the window
+	DiscordBotToken          string // DISCORD_BOT_TOKEN (secret)
+	DiscordWebhookURL        string // DISCORD_WEBHOOK_URL (secret): scheduled posts
+	DiscordNotifyChannelID   string // DISCORD_NOTIFY_CHANNEL_ID: scheduled posts without a webhook
+	WeatherNotifyHour        int    // WEATHER_NOTIFY_HOUR, local hour 0–23
+	WeatherNotifyMinute      int    // WEATHER_NOTIFY_MINUTE, 0–59
+	UselessTipsIntervalHours int    // USELESS_TIPS_INTERVAL_HOURS, hours 0–168, 0 = off
+	ReminderModel            string // REMINDER_MODEL ("provider/model"), "" = fall back
+	WeatherNotifyModel       string // WEATHER_NOTIFY_MODEL ("provider/model"), "" = DEFAULT_MODEL
+	WeatherOfficeCode        string // WEATHER_OFFICE_CODE, 6 digits
+	WeatherArea              string // WEATHER_AREA, area name or code, "" = the first
+
 	// Other.
-	DiscordBotToken string     // DISCORD_BOT_TOKEN (secret)
-	Debug           bool       // DEBUG
-	LogLevel        slog.Level // LOG_LEVEL
+	Debug    bool       // DEBUG
+	LogLevel slog.Level // LOG_LEVEL
 	// UILanguage is UI_LANGUAGE: "auto" (follow the system locale), "ja" or
 	// "en". Only the window reads it; it is kept with the other settings so a
 	// new data dir starts with its own.
@@ -282,8 +294,28 @@ func (c *Config) set(key, v string) error {
 		c.SearXNGURL = v
 	case "KNOWLEDGE_REUSE_DAYS":
 		c.KnowledgeReuseDays = atoi()
+	case "DISCORD_ENABLED":
+		c.DiscordEnabled, _ = parseBool(v)
 	case "DISCORD_BOT_TOKEN":
 		c.DiscordBotToken = v
+	case "DISCORD_WEBHOOK_URL":
+		c.DiscordWebhookURL = v
+	case "DISCORD_NOTIFY_CHANNEL_ID":
+		c.DiscordNotifyChannelID = v
+	case "WEATHER_NOTIFY_HOUR":
+		c.WeatherNotifyHour = atoi()
+	case "WEATHER_NOTIFY_MINUTE":
+		c.WeatherNotifyMinute = atoi()
+	case "USELESS_TIPS_INTERVAL_HOURS":
+		c.UselessTipsIntervalHours = atoi()
+	case "REMINDER_MODEL":
+		c.ReminderModel = v
+	case "WEATHER_NOTIFY_MODEL":
+		c.WeatherNotifyModel = v
+	case "WEATHER_OFFICE_CODE":
+		c.WeatherOfficeCode = v
+	case "WEATHER_AREA":
+		c.WeatherArea = v
 	case "DEBUG":
 		c.Debug, _ = parseBool(v)
 	case "CLOSE_TO_TRAY":

@@ -108,6 +108,8 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		KnowledgeBaseDir:         filepath.Join(dir, "knowledge_base"),
 		LogLevel:                 slog.LevelInfo,
 		UILanguage:               "auto",
+		WeatherNotifyHour:        7,
+		WeatherOfficeCode:        "130000",
 		DataDir:                  dir,
 	}
 	c.values, c.sources = nil, nil
@@ -133,6 +135,10 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"CLOSE_TO_TRAY": "off", "START_AT_LOGIN": "on",
 		"WEB_SEARCH_PROVIDER": "Brave", "TAVILY_BASE_URL": "https://tavily.test", "BRAVE_API_KEY": "brave-0123456789",
 		"BRAVE_BASE_URL": "https://brave.test", "SEARXNG_URL": "http://127.0.0.1:8888", "KNOWLEDGE_REUSE_DAYS": "0",
+		"DISCORD_ENABLED": "on", "DISCORD_WEBHOOK_URL": "https://discord.test/api/webhooks/1/x",
+		"DISCORD_NOTIFY_CHANNEL_ID": "123456789012345678", "WEATHER_NOTIFY_HOUR": "6", "WEATHER_NOTIFY_MINUTE": "30",
+		"USELESS_TIPS_INTERVAL_HOURS": "4", "REMINDER_MODEL": "openai/gpt-4o", "WEATHER_NOTIFY_MODEL": "ollama/qwen3:8b",
+		"WEATHER_OFFICE_CODE": "270000", "WEATHER_AREA": "大阪府",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -156,6 +162,10 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		CloseToTray: false, StartAtLogin: true,
 		WebSearchProvider: "brave", TavilyBaseURL: "https://tavily.test", BraveKey: "brave-0123456789",
 		BraveBaseURL: "https://brave.test", SearXNGURL: "http://127.0.0.1:8888", KnowledgeReuseDays: 0,
+		DiscordEnabled: true, DiscordWebhookURL: "https://discord.test/api/webhooks/1/x",
+		DiscordNotifyChannelID: "123456789012345678", WeatherNotifyHour: 6, WeatherNotifyMinute: 30,
+		UselessTipsIntervalHours: 4, ReminderModel: "openai/gpt-4o", WeatherNotifyModel: "ollama/qwen3:8b",
+		WeatherOfficeCode: "270000", WeatherArea: "大阪府",
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -395,8 +405,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 33 {
-		t.Errorf("Keys has %d entries, want 33", len(keys))
+	if len(keys) != 43 {
+		t.Errorf("Keys has %d entries, want 43", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
@@ -464,6 +474,25 @@ func TestConfigPrintsWithSecretsMasked(t *testing.T) {
 // issue 8: OPENAI_BASE_URL=localhost:41813 (no scheme) must not turn into
 // "use api.openai.com": every URL key keeps the invalid value in its typed
 // field, where the LLM client refuses it, and Resolve reports it.
+// Discord IDs and JMA office codes are digits only, of their length.
+func TestDigitKeysRefuseOtherText(t *testing.T) {
+	for key, bad := range map[string][]string{
+		"WEATHER_OFFICE_CODE":       {"13000", "1300000", "13000a", "１３００００"},
+		"DISCORD_NOTIFY_CHANNEL_ID": {"12345", "#general", "1234567890123456789012", "12345678901234567x"},
+	} {
+		for _, v := range bad {
+			if err := ValidateValue(key, v); err == nil {
+				t.Errorf("%s=%q accepted", key, v)
+			}
+		}
+	}
+	for key, v := range map[string]string{"WEATHER_OFFICE_CODE": "016000", "DISCORD_NOTIFY_CHANNEL_ID": "1098765432109876543"} {
+		if err := ValidateValue(key, v); err != nil {
+			t.Errorf("%s=%q refused: %v", key, v, err)
+		}
+	}
+}
+
 func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 	for _, s := range specs {
 		if s.Kind != KindURL {
@@ -476,7 +505,8 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 		}
 		field := map[string]string{"OPENAI_BASE_URL": c.OpenAIBaseURL, "ANTHROPIC_BASE_URL": c.AnthropicBaseURL,
 			"OLLAMA_API_BASE": c.OllamaAPIBase, "LM_STUDIO_API_BASE": c.LMStudioAPIBase,
-			"TAVILY_BASE_URL": c.TavilyBaseURL, "BRAVE_BASE_URL": c.BraveBaseURL, "SEARXNG_URL": c.SearXNGURL}
+			"TAVILY_BASE_URL": c.TavilyBaseURL, "BRAVE_BASE_URL": c.BraveBaseURL, "SEARXNG_URL": c.SearXNGURL,
+			"DISCORD_WEBHOOK_URL": c.DiscordWebhookURL}
 		got, ok := field[s.Name]
 		if !ok {
 			t.Errorf("%s: a URL key this test does not know; add its Config field", s.Name)
@@ -492,7 +522,7 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 // first, in the "models" group, and the groups follow Groups().
 func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
 	keys := Keys()
-	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "advanced"}) {
+	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "discord", "advanced"}) {
 		t.Fatalf("Groups() = %v", got)
 	}
 	group := map[string]string{}
@@ -511,7 +541,8 @@ func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
 	for name, want := range map[string]string{"SUMMARY_MODEL": GroupMemory, "EMBEDDING_MODEL": GroupKnowledge,
 		"KNOWLEDGE_BASE_DIR": GroupKnowledge, "DEBUG": GroupAdvanced, "UI_LANGUAGE": GroupAdvanced,
 		"WEB_SEARCH_PROVIDER": GroupWebSearch, "TAVILY_API_KEY": GroupWebSearch, "BRAVE_API_KEY": GroupWebSearch,
-		"SEARXNG_URL": GroupWebSearch, "KNOWLEDGE_REUSE_DAYS": GroupWebSearch} {
+		"SEARXNG_URL": GroupWebSearch, "KNOWLEDGE_REUSE_DAYS": GroupWebSearch,
+		"DISCORD_BOT_TOKEN": GroupDiscord, "WEATHER_OFFICE_CODE": GroupDiscord} {
 		if group[name] != want {
 			t.Errorf("%s in group %q, want %q", name, group[name], want)
 		}

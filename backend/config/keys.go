@@ -30,12 +30,13 @@ const (
 	GroupMemory    = "memory"    // summaries of old messages and pinned notes
 	GroupKnowledge = "knowledge" // the local knowledge base and learned knowledge in the context
 	GroupWebSearch = "websearch" // the web_search provider, its keys and addresses, reuse of results
-	GroupAdvanced  = "advanced"  // token budgets, tools, the UI language, diagnostics, Discord
+	GroupDiscord   = "discord"   // the optional Discord bot, its scheduled posts and the JMA forecast
+	GroupAdvanced  = "advanced"  // token budgets, tools, the UI language, diagnostics
 )
 
 // Groups lists the Group* constants in display order. The result is a fresh copy.
 func Groups() []string {
-	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupAdvanced}
+	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupDiscord, GroupAdvanced}
 }
 
 // Key describes one configuration key.
@@ -69,6 +70,9 @@ type spec struct {
 	Key
 	min, max       float64 // inclusive bounds for int and float kinds
 	hasMin, hasMax bool
+	// digitsMin and digitsMax, when digitsMax > 0, limit a string to that
+	// many ASCII digits (Discord IDs, JMA office codes).
+	digitsMin, digitsMax int
 }
 
 func intAtLeast(k Key, min int) spec {
@@ -134,6 +138,30 @@ var specs = []spec{
 		Doc: `Days a search's saved knowledge is reused for the same query instead of searching again (0–365; 0 never reuses).`},
 		min: 0, max: 365, hasMin: true, hasMax: true},
 
+	// Discord (issue 13): the optional bot, its scheduled posts, the forecast
+	{Key: Key{Name: "DISCORD_ENABLED", Label: "Connect the Discord bot", Default: "false", Group: GroupDiscord, Kind: KindBool,
+		Doc: `Run the Discord bot in the background of the window while a bot token is set.`}},
+	{Key: Key{Name: "DISCORD_BOT_TOKEN", Label: "Discord bot token", Group: GroupDiscord, Secret: true, Kind: KindString,
+		Doc: `Token of the Discord bot (Developer Portal → Bot → Reset Token); empty leaves the bot off.`}},
+	{Key: Key{Name: "DISCORD_WEBHOOK_URL", Label: "Webhook for scheduled posts", Group: GroupDiscord, Secret: true, Kind: KindURL,
+		Doc: `Discord webhook URL the weather and tips posts go to; empty posts them to the notify channel through the bot.`}},
+	{Key: Key{Name: "DISCORD_NOTIFY_CHANNEL_ID", Label: "Notify channel ID", Group: GroupDiscord, Kind: KindString,
+		Doc: `ID of the channel for scheduled posts when no webhook is set (Discord developer mode → Copy Channel ID).`}, digitsMin: 15, digitsMax: 21},
+	{Key: Key{Name: "WEATHER_NOTIFY_HOUR", Label: "Weather post: hour", Default: "7", Group: GroupDiscord, Kind: KindInt,
+		Doc: `Local hour (0–23) of the daily weather-and-laundry post.`}, min: 0, max: 23, hasMin: true, hasMax: true},
+	{Key: Key{Name: "WEATHER_NOTIFY_MINUTE", Label: "Weather post: minute", Default: "0", Group: GroupDiscord, Kind: KindInt,
+		Doc: `Minute (0–59) of the daily weather-and-laundry post.`}, min: 0, max: 59, hasMin: true, hasMax: true},
+	{Key: Key{Name: "USELESS_TIPS_INTERVAL_HOURS", Label: "Useless tips: every N hours", Default: "0", Group: GroupDiscord, Kind: KindInt,
+		Doc: `Hours between "useless tips" posts (0–168); 0 posts none. None is posted during the 03:00 hour.`}, min: 0, max: 168, hasMin: true, hasMax: true},
+	{Key: Key{Name: "REMINDER_MODEL", Label: "Model for Discord reminders", Group: GroupDiscord, Kind: KindModel,
+		Doc: `Model that reads reminder requests on Discord (needs tool calling); empty uses WEATHER_NOTIFY_MODEL, then DEFAULT_MODEL.`}},
+	{Key: Key{Name: "WEATHER_NOTIFY_MODEL", Label: "Model for Discord posts", Group: GroupDiscord, Kind: KindModel,
+		Doc: `Model that writes the weather post, tips and Discord replies; empty uses DEFAULT_MODEL.`}},
+	{Key: Key{Name: "WEATHER_OFFICE_CODE", Label: "Forecast office code", Default: "130000", Group: GroupDiscord, Kind: KindString,
+		Doc: `JMA forecast office (6 digits, e.g. 130000 Tokyo, 270000 Osaka); see https://www.jma.go.jp/bosai/common/const/area.json.`}, digitsMin: 6, digitsMax: 6},
+	{Key: Key{Name: "WEATHER_AREA", Label: "Forecast area", Group: GroupDiscord, Kind: KindString,
+		Doc: `Area within the office, by name or code (e.g. 東京地方 or 130010); empty uses the office's first area.`}},
+
 	// advanced
 	{Key: Key{Name: "UI_LANGUAGE", Label: "Language", Default: "auto", Group: GroupAdvanced, Kind: KindString,
 		Choices: []string{"auto", "ja", "en"},
@@ -151,8 +179,6 @@ var specs = []spec{
 		Doc: `Closing the window hides it to the system tray, so reminders keep firing; without a tray on the desktop closing quits.`}},
 	{Key: Key{Name: "START_AT_LOGIN", Label: "Start at login", Default: "false", Group: GroupAdvanced, Kind: KindBool,
 		Doc: `Start playchat hidden in the system tray when you log in (an XDG autostart entry; Linux only for now).`}},
-	{Key: Key{Name: "DISCORD_BOT_TOKEN", Label: "Discord bot token", Group: GroupAdvanced, Secret: true, Kind: KindString,
-		Doc: `Token of the Discord bot; empty leaves the bot off.`}},
 	{Key: Key{Name: "DEBUG", Label: "Debug mode", Default: "false", Group: GroupAdvanced, Kind: KindBool,
 		Doc: `Verbose diagnostics (e.g. full LLM request tracing, secrets redacted).`}},
 	{Key: Key{Name: "LOG_LEVEL", Label: "Log level", Default: "info", Group: GroupAdvanced, Kind: KindString,
@@ -333,6 +359,9 @@ func (s *spec) check(v string) (string, *ValueError) {
 		}
 		if strings.IndexFunc(v, unicode.IsControl) >= 0 {
 			return bad(apperr.New(apperr.ConfigReasonNoControl, nil))
+		}
+		if s.digitsMax > 0 && (len(v) < s.digitsMin || len(v) > s.digitsMax || strings.Trim(v, "0123456789") != "") {
+			return bad(apperr.New(apperr.ConfigReasonDigits, map[string]any{"min": s.digitsMin, "max": s.digitsMax}))
 		}
 	}
 	if len(s.Choices) > 0 {

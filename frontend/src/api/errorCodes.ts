@@ -20,6 +20,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'config.invalidValue': { template: "config: invalid {key} {value:q}: {reason}", params: ['key', 'value', 'reason'] },
   'config.invalidValueFrom': { template: "config: invalid {key} {value:q} from {source}: {reason}", params: ['key', 'value', 'source', 'reason', 'sourceId'] },
   'config.reason.bool': { template: "must be true or false", params: [] },
+  'config.reason.digits': { template: "must be {min}–{max} digits", params: ['min', 'max'] },
   'config.reason.int': { template: "must be an integer", params: [] },
   'config.reason.intMax': { template: "must be an integer ≤ {max}", params: ['max'] },
   'config.reason.intMin': { template: "must be an integer ≥ {min}", params: ['min'] },

@@ -154,6 +154,7 @@ const en: typeof ja = {
       memory: 'Memory',
       knowledge: 'Knowledge base',
       websearch: 'Web search',
+      discord: 'Discord',
       advanced: 'Advanced',
     },
     groupHints: {
@@ -161,6 +162,7 @@ const en: typeof ja = {
       memory: 'How older messages are summarised and how much of each pinned note is read.',
       knowledge: 'Your Markdown folder and what web searches taught, used to answer from your own documents.',
       websearch: 'Lets the model look things up (Tavily, Brave Search or your own SearXNG). Each search is summarised with its sources and kept, and the same question within the reuse period is answered from it without searching again.',
+      discord: 'An optional Discord bot that answers mentions, posts tomorrow’s weather and laundry index, and delivers reminders asked for on Discord. See “Connect Discord” in the README.',
       advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
     },
     envName: 'Name in .env: {key}',
@@ -523,6 +525,7 @@ const en: typeof ja = {
           model: 'must be a model name in provider/model form, like “{example}”',
           noSpaces: 'must not contain spaces or control characters',
           noControl: 'must not contain control characters',
+          digits: 'must be {min}–{max} digits',
           oneOf: 'must be one of {choices}',
         },
       },

@@ -152,6 +152,7 @@ export default {
       memory: 'メモリ',
       knowledge: 'ナレッジベース',
       websearch: 'ウェブ検索',
+      discord: 'Discord',
       advanced: '詳細設定',
     },
     groupHints: {
@@ -159,6 +160,7 @@ export default {
       memory: '古いメッセージの要約と、ピン留めしたノートを読み込む量の設定です。',
       knowledge: '自分の Markdown フォルダと、ウェブ検索で学んだ知識。手元の文書をもとに答えるときに使います。',
       websearch: 'モデルがウェブで調べられるようにします（Tavily・Brave Search・自前の SearXNG）。検索結果は出典つきで要約して保存し、再利用期間内の同じ質問には検索し直さずにそれを使います。',
+      discord: 'メンションに返信し、明日の天気と洗濯指数を投稿し、Discord で頼まれたリマインドを届ける任意の Discord ボットです。README の「Discord をつなぐ」を見てください。',
       advanced: 'トークン数の上限、ツール、診断の設定です。ふつうは既定値のままで大丈夫です。',
     },
     envName: '.env での名前: {key}',
@@ -519,6 +521,7 @@ export default {
           model: '「{example}」のような provider/model 形式のモデル名にしてください',
           noSpaces: '空白や制御文字を含めないでください',
           noControl: '制御文字を含めないでください',
+          digits: '{min}〜{max} 桁の数字で入力してください',
           oneOf: '{choices} のいずれかにしてください',
         },
       },
