@@ -63,6 +63,11 @@ type Options struct {
 	OnNewChat func()
 	// OnReminder runs when one of the listed reminders is chosen.
 	OnReminder func(reminders.Reminder)
+	// Status, when set, returns a one-line state shown as a disabled item
+	// under the reminders (e.g. "Discord: connected as playchat-bot"),
+	// worded for lang ("ja" or "en"); "" hides the item. Read at every
+	// refresh (call Refresh when it changes); it must not block.
+	Status func(lang string) string
 	// OnQuit runs on "Quit": the app should end (Stop is called from its
 	// shutdown).
 	OnQuit func()
@@ -90,6 +95,7 @@ type Tray struct {
 	stopOnce      sync.Once
 	open, newChat *systray.MenuItem
 	none, pause   *systray.MenuItem
+	status        *systray.MenuItem
 	quit          *systray.MenuItem
 	slots         [MenuReminders]*systray.MenuItem
 	mu            sync.Mutex
@@ -174,11 +180,14 @@ func call(fn func()) {
 	}
 }
 
-func (t *Tray) labels() labels {
-	if t.o.Language == nil {
-		return labelsEN
+func (t *Tray) labels() labels { return labelsFor(t.lang()) }
+
+// lang is the menu's language: "ja" or "en".
+func (t *Tray) lang() string {
+	if t.o.Language != nil && t.o.Language() == "ja" {
+		return "ja"
 	}
-	return labelsFor(t.o.Language())
+	return "en"
 }
 
 // build adds the menu items (systray's onReady) and a goroutine per item
@@ -194,6 +203,9 @@ func (t *Tray) build(l labels) {
 	t.none = systray.AddMenuItem(l.NoReminders, "")
 	t.none.Disable()
 	systray.AddSeparator()
+	t.status = systray.AddMenuItem("", "")
+	t.status.Disable()
+	t.status.Hide()
 	t.pause = systray.AddMenuItemCheckbox(l.Pause, "", false)
 	systray.AddSeparator()
 	t.quit = systray.AddMenuItem(l.Quit, "")
@@ -328,6 +340,10 @@ func (t *Tray) refresh() {
 	t.set(t.newChat, l.NewChat, true)
 	t.set(t.quit, l.Quit, true)
 	t.set(t.none, l.NoReminders, len(upcoming) == 0)
+	if t.o.Status != nil {
+		line := t.o.Status(t.lang())
+		t.set(t.status, line, line != "")
+	}
 	t.mu.Lock()
 	for i := range t.slots {
 		t.listed[i] = reminders.Reminder{}

@@ -199,6 +199,12 @@ func TestTrayRegistersItsMenuWithTheWatcherAndQuitEndsTheApp(t *testing.T) {
 		OnOpen:     func() { opened <- struct{}{} },
 		OnQuit:     func() { quit <- struct{}{} },
 		OnReminder: func(r reminders.Reminder) { chosen <- r },
+		Status: func(lang string) string {
+			if lang == "ja" {
+				return "Discord: playchat-bot として接続中"
+			}
+			return "" // hidden until the language changes below
+		},
 	})
 	if errors.Is(err, ErrStarted) {
 		t.Skip("the tray ran earlier in this process (go test -count > 1); fyne.io/systray starts once")
@@ -286,7 +292,7 @@ func TestTrayRegistersItsMenuWithTheWatcherAndQuitEndsTheApp(t *testing.T) {
 	}
 	items = readMenu(t, menu)
 	wantJA := []string{"playchat を開く", "新しいチャット", "今日 10:00  dentist", "今日 11:00  call mum", "今日 12:00  fourth",
-		"通知を 09:00 まで停止中（クリックで再開）", "終了"}
+		"Discord: playchat-bot として接続中", "通知を 09:00 まで停止中（クリックで再開）", "終了"}
 	if got := visibleLabels(items); strings.Join(got, "|") != strings.Join(wantJA, "|") {
 		t.Errorf("Japanese menu = %q\nwant %q", got, wantJA)
 	}
