@@ -126,6 +126,10 @@ type TurnRequest struct {
 	// new session before the context is built (the frontend has no session
 	// id to pin them to yet).
 	NotePageIDs []int64
+	// Requester is who asked, when the turn comes from outside the window
+	// (a Discord mention); it is passed into every tools.Call of the turn.
+	// nil = the desktop window or the CLI.
+	Requester *tools.Requester
 }
 
 // Turn is one running (or finished) turn.
@@ -140,6 +144,8 @@ type Turn struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	result Result
+	// requester is TurnRequest.Requester (nil for the window and the CLI).
+	requester *tools.Requester
 }
 
 // Result is how a turn ended.
@@ -216,16 +222,21 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 		}
 	}
 
-	return s.launch(req.TurnID, sess.ID, model, user, newSession, set, em)
+	return s.launch(req.TurnID, sess.ID, model, user, newSession, set, em,
+		func(t *Turn) { t.requester = req.Requester })
 }
 
 // launch registers the turn answering user (a stored user message, the end
 // of the session's selected branch) and streams its reply in the
 // background: the one turn pipeline Start, Regenerate and Edit share.
-func (s *Service) launch(turnID, sessionID, model string, user store.Message, newSession bool, set Settings, em event.Emitter) (*Turn, error) {
+// Each setup function fills the turn's per-request fields before it runs.
+func (s *Service) launch(turnID, sessionID, model string, user store.Message, newSession bool, set Settings, em event.Emitter, setup ...func(*Turn)) (*Turn, error) {
 	tctx, cancel := context.WithCancel(context.Background())
 	t := &Turn{ID: turnID, SessionID: sessionID, Model: model, UserMessage: user,
 		NewSession: newSession, cancel: cancel, done: make(chan struct{})}
+	for _, fn := range setup {
+		fn(t)
+	}
 	s.mu.Lock()
 	if _, dup := s.turns[t.ID]; dup {
 		s.mu.Unlock()

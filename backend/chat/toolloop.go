@@ -162,7 +162,7 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 	case !json.Valid(args):
 		err = apperr.New(apperr.ToolBadArguments, nil)
 	default:
-		res, err = s.callTool(ctx, tool, tools.Call{ID: call.ID, SessionID: t.SessionID, Model: t.Model, Args: args,
+		res, err = s.callTool(ctx, tool, tools.Call{ID: call.ID, SessionID: t.SessionID, Model: t.Model, Args: args, Requester: t.requester,
 			Report: func(a event.ToolActivity) {
 				// An extra item a tool shows (save_knowledge): emitted as
 				// it goes, stored once it has ended.

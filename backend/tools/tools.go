@@ -58,6 +58,23 @@ type Call struct {
 	// Args is the arguments object as the model sent it (valid JSON; "{}"
 	// when the model sent nothing).
 	Args json.RawMessage
+	// Requester is who asked for the turn when it came from outside the
+	// window (a Discord mention); nil for the desktop window and the CLI.
+	// Tools that keep per-person data (reminders) scope to it.
+	Requester *Requester
+}
+
+// Requester is the person a turn answers when it did not come from the
+// window: the Discord bot fills it from the message it replies to.
+type Requester struct {
+	// Origin is where the request came from: "discord".
+	Origin string
+	// ChannelID is the Discord channel the request was posted in.
+	ChannelID string
+	// UserID is the requester's Discord user id (a snowflake, as text).
+	UserID string
+	// UserName is the requester's Discord display name, for logs and lists.
+	UserName string
 }
 
 // Result is what a tool returns.
