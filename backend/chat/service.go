@@ -130,6 +130,10 @@ type TurnRequest struct {
 	// (a Discord mention); it is passed into every tools.Call of the turn.
 	// nil = the desktop window or the CLI.
 	Requester *tools.Requester
+	// ExtraSystem is extra system text for this turn only (e.g. tomorrow's
+	// forecast for a Discord weather question): appended to the base system
+	// prompt of every request of the turn, never stored, never cut.
+	ExtraSystem []string
 }
 
 // Turn is one running (or finished) turn.
@@ -146,6 +150,8 @@ type Turn struct {
 	result Result
 	// requester is TurnRequest.Requester (nil for the window and the CLI).
 	requester *tools.Requester
+	// extraSystem is TurnRequest.ExtraSystem (only for turns Start began).
+	extraSystem []string
 }
 
 // Result is how a turn ended.
@@ -223,7 +229,8 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	}
 
 	return s.launch(req.TurnID, sess.ID, model, user, newSession, set, em,
-		func(t *Turn) { t.requester = req.Requester })
+		func(t *Turn) { t.requester = req.Requester },
+		func(t *Turn) { t.extraSystem = req.ExtraSystem })
 }
 
 // launch registers the turn answering user (a stored user message, the end

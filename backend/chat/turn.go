@@ -42,7 +42,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	counter := counterFor(t.Model)
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model}
-	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.layers, q, history)
+	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem), s.layers, q, history)
 	if err != nil {
 		s.fail(t, em, err, "")
 		return
@@ -129,4 +129,15 @@ func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
 	}
 	t.result = Result{Reply: reply, Err: err}
 	em.Emit(event.Event{Type: event.Error, Value: userInfo(err)})
+}
+
+// withExtra appends a turn's extra system texts (TurnRequest.ExtraSystem) to
+// the base prompt, each as its own paragraph; blank ones are skipped.
+func withExtra(base string, extra []string) string {
+	for _, x := range extra {
+		if x = strings.TrimSpace(x); x != "" {
+			base += "\n\n" + x
+		}
+	}
+	return base
 }
