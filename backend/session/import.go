@@ -248,7 +248,7 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 			}
 			memMap[m.ID] = row.ID
 			for _, tag := range m.Tags {
-				if _, err := tx.NewInsert().Model(&store.MemoryTag{MemoryID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+				if _, err := tx.NewInsert().Model(&store.MemoryTag{MemoryID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
 					return err
 				}
 			}
@@ -283,7 +283,7 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 		parents, leaf := docTree(doc)
 		return writeTree(ctx, tx, sess.ID, rows, parents, leaf, func(i int, row *store.Message) error {
 			for _, tag := range doc.Messages[i].Tags {
-				if _, err := tx.NewInsert().Model(&store.MessageTag{MessageID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).Exec(ctx); err != nil {
+				if _, err := tx.NewInsert().Model(&store.MessageTag{MessageID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
 					return err
 				}
 			}

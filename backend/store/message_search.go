@@ -56,6 +56,7 @@ type MessageSearch struct {
 	// Text is what the user typed: every word of it must occur in a hit
 	// (after NFKC and kagome analysis). A last Latin word still being
 	// typed also matches as a prefix ("wagah" finds "wagahai").
+	// A word starting with '#' is a tag the hit must carry ("#天気").
 	Text string
 	// SessionID limits hits to one session ("" = all sessions).
 	SessionID string
@@ -174,17 +175,21 @@ func (d *DB) IndexPendingMessages(ctx context.Context) (int, error) {
 
 // SearchMessages finds the messages of every session (or of q.SessionID)
 // that hold every word of q.Text, the most recently stored first, with an excerpt around the
-// matches. Queued messages are indexed first. It returns ErrEmptySearch for
-// a query without a word, and the database's or dictionary's errors.
+// matches. A word starting with '#' ("#天気") is a tag: hits carry every
+// such tag (message_tags, case-insensitive for Latin letters), and a query
+// of tags only lists the tagged messages, newest first. Queued messages are
+// indexed first. It returns ErrEmptySearch for a query without a word or
+// tag, and the database's or dictionary's errors.
 func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit, error) {
 	if utf8.RuneCountInString(q.Text) > MaxSearchQueryRunes {
 		return nil, fmt.Errorf("the search is longer than %d characters", MaxSearchQueryRunes)
 	}
-	expr, forms, err := searchExpr(q.Text)
+	text, tags := splitTagQuery(q.Text) // "#tag" words filter by tag (tags.go)
+	expr, forms, err := searchExpr(text)
 	if err != nil {
 		return nil, err
 	}
-	if expr == "" {
+	if expr == "" && len(tags) == 0 {
 		return nil, ErrEmptySearch
 	}
 	if _, err := d.IndexPendingMessages(ctx); err != nil {
@@ -212,7 +217,19 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 		Join("CROSS JOIN messages AS m ON m.id = f.rowid").
 		Join("JOIN sessions AS s ON s.id = m.session_id").
 		Where("message_fts MATCH ?", expr)
-	if q.SessionID != "" {
+	order := "f.rowid DESC"
+	if expr == "" { // tags only: no text to match
+		sel = d.bun.NewSelect().TableExpr("messages AS m").
+			ColumnExpr("m.id, m.session_id, s.title, m.role, m.content, m.created_at, m.archived_at").
+			Join("JOIN sessions AS s ON s.id = m.session_id")
+		order = "m.id DESC"
+	}
+	for _, tag := range tags {
+		sel = sel.Where("m.id IN (SELECT message_id FROM message_tags WHERE tag = ? COLLATE NOCASE)", tag)
+	}
+	if q.SessionID != "" && expr == "" {
+		sel = sel.Where("m.session_id = ?", q.SessionID)
+	} else if q.SessionID != "" {
 		// The bounds of the session's ids let FTS5 seek to its messages
 		// instead of walking every newer match of the word.
 		var lo, hi sql.NullInt64
@@ -233,7 +250,7 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 	// Newest stored first: FTS5 walks its rowids (message ids) backwards
 	// and stops at the limit, where sorting by created_at would read every
 	// match of a common word first.
-	if err := sel.OrderExpr("f.rowid DESC").Limit(limit).Scan(ctx, &rows); err != nil {
+	if err := sel.OrderExpr(order).Limit(limit).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("search messages: %w", err)
 	}
 	hits := make([]MessageHit, len(rows))
