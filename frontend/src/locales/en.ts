@@ -166,6 +166,13 @@ const en: typeof ja = {
       advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
     },
     envName: 'Name in .env: {key}',
+    discord: {
+      off: 'Discord bot: off',
+      connecting: 'Discord bot: connecting…',
+      connected: 'Discord bot: connected as {name}',
+      retrying: 'Discord bot: not connected, retrying',
+      usesSaved: 'This follows the saved settings: save your changes first.',
+    },
     webSearchTest: {
       run: 'Test search',
       running: 'Searching…',

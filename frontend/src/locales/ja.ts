@@ -164,6 +164,13 @@ export default {
       advanced: 'トークン数の上限、ツール、診断の設定です。ふつうは既定値のままで大丈夫です。',
     },
     envName: '.env での名前: {key}',
+    discord: {
+      off: 'Discord ボット: オフ',
+      connecting: 'Discord ボット: 接続中…',
+      connected: 'Discord ボット: {name} として接続中',
+      retrying: 'Discord ボット: 未接続（再試行中）',
+      usesSaved: '保存済みの設定で動いています。変更は先に保存してください。',
+    },
     webSearchTest: {
       run: '検索をテスト',
       running: '検索中…',

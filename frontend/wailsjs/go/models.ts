@@ -60,6 +60,26 @@ export namespace app {
 	        this.autostartError = source["autostartError"];
 	    }
 	}
+	export class DiscordStatus {
+	    state: string;
+	    user: string;
+	    reason: string;
+	    reasonCode: string;
+	    since: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiscordStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.user = source["user"];
+	        this.reason = source["reason"];
+	        this.reasonCode = source["reasonCode"];
+	        this.since = source["since"];
+	    }
+	}
 	export class EditRequest {
 	    turnId: string;
 	    sessionId: string;

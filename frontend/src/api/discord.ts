@@ -1,0 +1,42 @@
+import * as DiscordService from '../../wailsjs/go/app/DiscordService'
+import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { call } from './errors'
+
+/** The Discord bot's connection state (app.DiscordStatus). */
+export type DiscordState = 'off' | 'connecting' | 'connected' | 'retrying'
+
+export interface DiscordStatus {
+  state: DiscordState
+  /** The bot's name while connected. */
+  user: string
+  /** Why it is off or retrying, in plain English (shown when reasonCode is unknown). */
+  reason: string
+  /** An error code (discord.badToken, …) worded by the window; '' when none. */
+  reasonCode: string
+  /** When the state began (RFC 3339), '' when unknown. */
+  since: string
+}
+
+/** The event the backend emits with a DiscordStatus on every change. */
+export const DISCORD_STATUS = 'discord:status'
+
+const STATES: DiscordState[] = ['off', 'connecting', 'connected', 'retrying']
+
+/** Reads a DiscordStatus payload; an unknown shape reads as off. */
+export function toDiscordStatus(v: unknown): DiscordStatus {
+  const o = v && typeof v === 'object' ? (v as Record<string, unknown>) : {}
+  const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : '')
+  const state = STATES.includes(o.state as DiscordState) ? (o.state as DiscordState) : 'off'
+  return { state, user: str('user'), reason: str('reason'), reasonCode: str('reasonCode'), since: str('since') }
+}
+
+/** The bot's state now. */
+export async function discordStatus(): Promise<DiscordStatus> {
+  return toDiscordStatus(await call(() => DiscordService.Status()))
+}
+
+/** Calls `handler` on every change of the bot's state; returns the unsubscribe function. */
+export function onDiscordStatus(handler: (s: DiscordStatus) => void): () => void {
+  const off = EventsOn(DISCORD_STATUS, (v: unknown) => handler(toDiscordStatus(v)))
+  return () => typeof off === 'function' && off()
+}
