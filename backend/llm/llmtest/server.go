@@ -91,6 +91,7 @@ type Server struct {
 	embedFn    func(model, input string) []float32
 	apiKey     string
 	seq        int
+	tags       tagState
 
 	closeOnce sync.Once
 	closeFn   func()
@@ -243,6 +244,7 @@ func (s *Server) RequestCount(path string) int {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	s.queue, s.requests = nil, nil
+	s.tags.requests = nil
 	s.mu.Unlock()
 }
 
@@ -250,8 +252,15 @@ func (s *Server) Reset() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	rec := decodeRequest(r, body)
+	// A tagging request (tags.go) is answered apart: it consumes no
+	// script and is not in Requests, so turn counts are unaffected.
+	tagging := r.URL.Path == PathChat && IsTagRequest(rec)
 	s.mu.Lock()
-	s.requests = append(s.requests, rec)
+	if tagging {
+		s.tags.requests = append(s.tags.requests, rec)
+	} else {
+		s.requests = append(s.requests, rec)
+	}
 	key := s.apiKey
 	s.mu.Unlock()
 
@@ -260,6 +269,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
+	case tagging && r.Method == http.MethodPost:
+		s.serveTags(w, r, rec)
 	case r.URL.Path == PathChat && r.Method == http.MethodPost:
 		s.serveChat(w, r, rec)
 	case r.URL.Path == PathModels && r.Method == http.MethodGet:
@@ -346,6 +357,11 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request, rec RecordedR
 		writeError(w, http.StatusBadRequest, `{"error":{"message":"Unrecognized request argument supplied: stream_options","type":"invalid_request_error","param":"stream_options"}}`)
 		return
 	}
+	s.respond(w, r, rec, resp, id)
+}
+
+// respond writes resp (an error, a JSON completion or an SSE stream) for rec.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedRequest, resp Response, id string) {
 	ctx := r.Context()
 	if !wait(ctx, resp.FirstByteDelay) {
 		return
