@@ -20,6 +20,10 @@ const (
 	DiscordForbidden Code = "discord.forbidden"
 	// DiscordSendFailed: Discord refused a message to channel {channel} with {status}; {detail} is its message.
 	DiscordSendFailed Code = "discord.sendFailed"
+	// DiscordNoWebhook: a scheduled post was to go through the webhook but DISCORD_WEBHOOK_URL is empty.
+	DiscordNoWebhook Code = "discord.noWebhook"
+	// DiscordWebhookFailed: the Discord webhook answered {status} (an HTTP status such as "404 Not Found", or "429 Too Many Requests" twice in a row); {detail} is Discord's message ("" when none).
+	DiscordWebhookFailed Code = "discord.webhookFailed"
 )
 
 var discordTemplates = map[Code]string{
@@ -31,6 +35,8 @@ var discordTemplates = map[Code]string{
 	DiscordUnknownChannel: "Discord channel {channel} does not exist or the bot cannot see it",
 	DiscordForbidden:      "the bot may not post in Discord channel {channel}",
 	DiscordSendFailed:     "Discord refused the message to channel {channel} ({status}): {detail}",
+	DiscordNoWebhook:      "no Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings",
+	DiscordWebhookFailed:  "the Discord webhook refused the post ({status}): {detail}",
 }
 
 func init() {
