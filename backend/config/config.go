@@ -101,8 +101,9 @@ type Config struct {
 	OpenRouterKey    string // OPENROUTER_API_KEY (secret)
 
 	// Memory.
-	SummarizeThreshold       int // MEMORY_SUMMARIZE_THRESHOLD, messages, ≥ 4
-	SessionNotesContentLimit int // SESSION_NOTES_CONTENT_LIMIT, characters per pinned page, ≥ 1
+	SummarizeThreshold       int  // MEMORY_SUMMARIZE_THRESHOLD, messages, ≥ 4
+	SessionNotesContentLimit int  // SESSION_NOTES_CONTENT_LIMIT, characters per pinned page, ≥ 1
+	AutoTags                 bool // AUTO_TAGS: tag new messages and memories in the background
 
 	// Knowledge.
 	KnowledgeContextLimit int     // KNOWLEDGE_CONTEXT_LIMIT, entries, ≥ 0
@@ -268,6 +269,8 @@ func (c *Config) set(key, v string) error {
 		c.SummarizeThreshold = atoi()
 	case "SESSION_NOTES_CONTENT_LIMIT":
 		c.SessionNotesContentLimit = atoi()
+	case "AUTO_TAGS":
+		c.AutoTags, _ = parseBool(v)
 	case "KNOWLEDGE_CONTEXT_LIMIT":
 		c.KnowledgeContextLimit = atoi()
 	case "LOCAL_KB_TOP_K":

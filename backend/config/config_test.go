@@ -100,6 +100,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		LMStudioAPIBase:          "http://localhost:1234/v1",
 		SummarizeThreshold:       20,
 		SessionNotesContentLimit: 8000,
+		AutoTags:                 true,
 		KnowledgeContextLimit:    15,
 		WebSearchProvider:        "auto",
 		KnowledgeReuseDays:       7,
@@ -128,7 +129,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"ANTHROPIC_API_KEY": "sk-ant-0123456789", "ANTHROPIC_BASE_URL": "https://anthropic.test/v1/",
 		"OLLAMA_API_BASE": "http://127.0.0.1:11435", "LM_STUDIO_API_BASE": "http://127.0.0.1:1235/v1",
 		"OPENROUTER_API_KEY": "sk-or-0123456789", "MEMORY_SUMMARIZE_THRESHOLD": "4",
-		"SESSION_NOTES_CONTENT_LIMIT": "100", "KNOWLEDGE_CONTEXT_LIMIT": "0",
+		"SESSION_NOTES_CONTENT_LIMIT": "100", "KNOWLEDGE_CONTEXT_LIMIT": "0", "AUTO_TAGS": "off",
 		"LOCAL_KB_TOP_K": "0", "LOCAL_KB_MIN_SCORE": "1", "KNOWLEDGE_BASE_DIR": "kb",
 		"TAVILY_API_KEY": "tvly-0123456789", "DISCORD_BOT_TOKEN": "discord.token.0123456789",
 		"DEBUG": "Yes", "LOG_LEVEL": "WARN", "UI_LANGUAGE": "JA",
@@ -405,8 +406,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 43 {
-		t.Errorf("Keys has %d entries, want 43", len(keys))
+	if len(keys) != 44 {
+		t.Errorf("Keys has %d entries, want 44", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"

@@ -106,6 +106,8 @@ var specs = []spec{
 		Doc: `Active messages in a session that trigger summarising the older half (≥ 4).`}, 4),
 	intAtLeast(Key{Name: "SESSION_NOTES_CONTENT_LIMIT", Label: "Characters of each pinned note", Default: "8000", Group: GroupMemory, Kind: KindInt,
 		Doc: `Characters of each pinned note page included in the context (≥ 1).`}, 1),
+	{Key: Key{Name: "AUTO_TAGS", Label: "Tag messages automatically", Default: "true", Group: GroupMemory, Kind: KindBool,
+		Doc: `After each reply, give every new message and memory three short tags (shown under the message, searchable as #tag, used by the Discord tips); costs one small model request per message, with the summary model.`}},
 
 	// knowledge base
 	{Key: Key{Name: "KNOWLEDGE_BASE_DIR", Label: "Knowledge base folder", Group: GroupKnowledge, Kind: KindString,
