@@ -71,6 +71,7 @@ type Service struct {
 	checkModel func(string) error
 	log        *slog.Logger
 	clock      func() time.Time
+	afterDone  func(sessionID string, messageIDs []int64)
 
 	mu       sync.Mutex
 	turns    map[string]*Turn
@@ -96,6 +97,11 @@ type Options struct {
 	Logger     *slog.Logger
 	// Clock is for tests; default time.Now.
 	Clock func() time.Time
+	// AfterDone, when set, is called after a turn's done (or error) event
+	// with the ids of the turn's user message and stored reply (a reply
+	// without text left out), like the summariser's request: the tagger
+	// queues them (backend/tagging). It must not block.
+	AfterDone func(sessionID string, messageIDs []int64)
 }
 
 // New returns a Service.
@@ -107,8 +113,10 @@ func New(o Options) *Service {
 		o.Clock = time.Now
 	}
 	layers := append(append([]layer.Layer{}, o.Layers...), memoryLayer{db: o.DB})
-	return &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
+	s := &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
 		layers: layers, tools: o.Tools, pinner: o.Pinner, checkModel: o.CheckModel, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
+	s.afterDone = o.AfterDone
+	return s
 }
 
 // TurnRequest starts a turn.

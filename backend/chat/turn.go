@@ -105,6 +105,13 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	} else {
 		em.Emit(event.Event{Type: event.Done})
 	}
+	if s.afterDone != nil {
+		ids := []int64{t.UserMessage.ID}
+		if strings.TrimSpace(reply.Content) != "" {
+			ids = append(ids, reply.ID)
+		}
+		s.afterDone(t.SessionID, ids)
+	}
 	if s.summarizer != nil {
 		compact := 0
 		for _, l := range built.OverShare {
