@@ -47,7 +47,7 @@ func (s *Service) MarkDeliveredNote(ctx context.Context, id int64, due time.Time
 		if !r.DueAt.Equal(due) {
 			return apperr.New(apperr.ReminderNotActive, map[string]any{"id": id, "state": "rescheduled"})
 		}
-		r.NotifiedAt, r.Late, r.Error, r.Note = &now, late, "", note
+		r.NotifiedAt, r.Late, r.Error, r.Note, r.Attempts = &now, late, "", note, 0
 		return s.advance(r, now)
 	})
 }
@@ -147,7 +147,7 @@ func (s *Service) Edit(ctx context.Context, id int64, e EditReminder) (Reminder,
 	notCancelled := func(r Reminder) bool { return r.State != StateCancelled }
 	return s.updateIf(ctx, id, notCancelled, func(r *Reminder, _ time.Time) error {
 		r.Content, r.DueAt, r.RRule, r.Zone = content, due, rrule, s.zone.String()
-		r.State, r.Error, r.Note, r.Late = StatePending, "", "", false
+		r.State, r.Error, r.Note, r.Late, r.Attempts = StatePending, "", "", false, 0
 		return nil
 	})
 }

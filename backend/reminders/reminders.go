@@ -98,6 +98,12 @@ type Reminder struct {
 	// SeenAt is when the person last saw or acknowledged a delivery (the
 	// notification's Done, the reminders panel), UTC; nil before.
 	SeenAt *time.Time `bun:"seen_at" json:"seenAt"`
+	// Attempts counts the failed deliveries of the current due time (the
+	// scheduler retries a Discord reminder with backoff and gives up after
+	// MaxAttempts). Delivery, snooze, edit and moving on to a repeating
+	// reminder's next occurrence reset it to 0; a one-time reminder that
+	// failed keeps its count.
+	Attempts int `bun:"attempts" json:"attempts"`
 }
 
 // Active reports whether the reminder still waits to fire.
@@ -231,6 +237,9 @@ type NewReminder struct {
 	SessionID string
 	// Origin is OriginDesktop when "".
 	Origin string
+	// ChannelID, UserID and UserName are the Discord channel it is
+	// delivered to and the user it mentions (origin discord); "" otherwise.
+	ChannelID, UserID, UserName string
 }
 
 // Create validates and stores a reminder. Errors are *apperr.Error with a
@@ -251,7 +260,7 @@ func (s *Service) Create(ctx context.Context, n NewReminder) (Reminder, error) {
 		return Reminder{}, err
 	}
 	r := Reminder{Content: content, DueAt: due, CreatedAt: now.UTC(), Origin: n.Origin, SessionID: n.SessionID,
-		Zone: s.zone.String(), State: StatePending}
+		Zone: s.zone.String(), State: StatePending, ChannelID: n.ChannelID, UserID: n.UserID, UserName: n.UserName}
 	if r.Origin == "" {
 		r.Origin = OriginDesktop
 	}
@@ -306,6 +315,10 @@ type ListOptions struct {
 	// All includes delivered, failed and cancelled reminders; otherwise
 	// only active (pending, snoozed) ones are listed.
 	All bool
+	// Origin, when set, lists only reminders of that origin (OriginDiscord).
+	Origin string
+	// UserID, when set, lists only that Discord user's reminders.
+	UserID string
 }
 
 // List returns reminders by due time, then id.
@@ -314,6 +327,12 @@ func (s *Service) List(ctx context.Context, o ListOptions) ([]Reminder, error) {
 	q := s.db.Bun().NewSelect().Model(&rs).OrderExpr("due_at, id")
 	if !o.All {
 		q = q.Where("state IN (?)", bun.In([]State{StatePending, StateSnoozed}))
+	}
+	if o.Origin != "" {
+		q = q.Where("origin = ?", o.Origin)
+	}
+	if o.UserID != "" {
+		q = q.Where("user_id = ?", o.UserID)
 	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list reminders: %w", err)
@@ -407,7 +426,7 @@ func (s *Service) Snooze(ctx context.Context, id int64, d time.Duration) (Remind
 		if r.NotifiedAt == nil && r.Active() && r.DueAt.After(now) {
 			base = r.DueAt
 		}
-		r.State, r.DueAt = StateSnoozed, base.Add(d)
+		r.State, r.DueAt, r.Attempts = StateSnoozed, base.Add(d), 0
 		return nil
 	})
 }
@@ -424,14 +443,15 @@ func (s *Service) MarkDelivered(ctx context.Context, id int64, due time.Time, la
 		if !r.DueAt.Equal(due) {
 			return apperr.New(apperr.ReminderNotActive, map[string]any{"id": id, "state": "rescheduled"})
 		}
-		r.NotifiedAt, r.Late, r.Error, r.Note = &now, late, "", ""
+		r.NotifiedAt, r.Late, r.Error, r.Note, r.Attempts = &now, late, "", "", 0
 		return s.advance(r, now)
 	})
 }
 
 // MarkFailed records that showing the reminder due at due failed with
-// cause. A one-time reminder becomes failed with the error; a repeating one
-// keeps the error and moves on to its next occurrence like MarkDelivered.
+// cause and is not tried again. A one-time reminder becomes failed with the
+// error (Attempts counts this failure too); a repeating one keeps the error
+// and moves on to its next occurrence like MarkDelivered (Attempts back to 0).
 func (s *Service) MarkFailed(ctx context.Context, id int64, due time.Time, cause error) (Reminder, error) {
 	return s.update(ctx, id, func(r *Reminder, now time.Time) error {
 		if !r.DueAt.Equal(due) {
@@ -445,9 +465,30 @@ func (s *Service) MarkFailed(ctx context.Context, id int64, due time.Time, cause
 			return err
 		}
 		r.Error = msg
+		r.Attempts++
 		if r.State == StateDelivered {
 			r.State = StateFailed
+		} else {
+			r.Attempts = 0 // a fresh count for the next occurrence
 		}
+		return nil
+	})
+}
+
+// MarkRetry records that delivering the reminder due at due failed with
+// cause and will be tried again: Attempts goes up by one and Error keeps
+// the reason (shown in the panel meanwhile); the state and due time stay.
+// A reminder whose due time changed meanwhile is ReminderNotActive.
+func (s *Service) MarkRetry(ctx context.Context, id int64, due time.Time, cause error) (Reminder, error) {
+	return s.update(ctx, id, func(r *Reminder, _ time.Time) error {
+		if !r.DueAt.Equal(due) {
+			return apperr.New(apperr.ReminderNotActive, map[string]any{"id": id, "state": "rescheduled"})
+		}
+		r.Error = "delivery failed"
+		if cause != nil {
+			r.Error = cause.Error()
+		}
+		r.Attempts++
 		return nil
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/layer"
 	"playchat/backend/tools"
 )
@@ -55,11 +56,19 @@ type cancelArgs struct {
 // errors (a due time in the past, too far ahead or unreadable; a bad rule;
 // an unknown id) go back to the model as the tool result, so it asks the
 // user again rather than set a wrong time.
+//
+// A call with a Requester (a turn from Discord) works for that person
+// only: create_reminder stores the requester's origin, channel and user
+// (delivered to that channel, mentioning them); list_reminders and
+// cancel_reminder see only that user's reminders, and another person's id
+// is "not found" exactly like a missing one. A call without a Requester
+// (the window, the CLI) sees every reminder.
 func Tools(svc *Service) []tools.Tool {
 	return []tools.Tool{
 		{
 			Name: CreateReminderTool,
-			Description: "Set a reminder: at the due time the user gets a desktop notification with the content. " +
+			Description: "Set a reminder: at the due time the user gets a notification with the content " +
+				"(on the desktop, or a mention in the Discord channel when asked from Discord). " +
 				"Use it when the user asks to be reminded or notified of something later (「〜って教えて」「リマインドして」). " +
 				"Compute due from the current local date and time in the context; if the time is unclear, ask first.",
 			Parameters: json.RawMessage(createReminderSchema),
@@ -122,7 +131,11 @@ func (s *Service) createTool(ctx context.Context, call tools.Call) (tools.Result
 	if err := tools.DecodeArgs(call.Args, &a); err != nil {
 		return tools.Result{}, err
 	}
-	r, err := s.Create(ctx, NewReminder{Content: a.Content, Due: a.Due, Repeat: a.Repeat, SessionID: call.SessionID})
+	n := NewReminder{Content: a.Content, Due: a.Due, Repeat: a.Repeat, SessionID: call.SessionID}
+	if q := call.Requester; q != nil {
+		n.Origin, n.ChannelID, n.UserID, n.UserName = requesterOrigin(q), q.ChannelID, q.UserID, q.UserName
+	}
+	r, err := s.Create(ctx, n)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -133,9 +146,12 @@ func (s *Service) listTool(ctx context.Context, call tools.Call) (tools.Result, 
 	if err := tools.DecodeArgs(call.Args, &struct{}{}); err != nil {
 		return tools.Result{}, err
 	}
-	rs, err := s.List(ctx, ListOptions{})
-	if err != nil {
-		return tools.Result{}, err
+	var rs []Reminder
+	if q := call.Requester; q == nil || q.UserID != "" { // a requester without a user id owns nothing
+		var err error
+		if rs, err = s.List(ctx, scopeOf(q)); err != nil {
+			return tools.Result{}, err
+		}
 	}
 	if len(rs) == 0 {
 		return tools.Result{Content: "No pending reminders."}, nil
@@ -155,11 +171,44 @@ func (s *Service) cancelTool(ctx context.Context, call tools.Call) (tools.Result
 	if a.ID == nil {
 		return tools.Result{}, fmt.Errorf(`invalid arguments: "id" is required`)
 	}
+	if q := call.Requester; q != nil {
+		// Another person's reminder answers exactly like a missing one.
+		r, err := s.Get(ctx, *a.ID)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		if !owns(q, r) {
+			return tools.Result{}, apperr.New(apperr.ReminderNotFound, map[string]any{"id": *a.ID})
+		}
+	}
 	r, err := s.Cancel(ctx, *a.ID)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	return tools.Result{Content: "Cancelled: " + Describe(r)}, nil
+}
+
+// requesterOrigin is the Origin stored for a reminder q asked for
+// (OriginDiscord when q names none).
+func requesterOrigin(q *tools.Requester) string {
+	if q.Origin == "" {
+		return OriginDiscord
+	}
+	return q.Origin
+}
+
+// scopeOf lists the active reminders q may see: all of them for the window
+// (nil), else only the requester's own.
+func scopeOf(q *tools.Requester) ListOptions {
+	if q == nil {
+		return ListOptions{}
+	}
+	return ListOptions{Origin: requesterOrigin(q), UserID: q.UserID}
+}
+
+// owns reports whether r belongs to q (same origin and user).
+func owns(q *tools.Requester, r Reminder) bool {
+	return q.UserID != "" && r.Origin == requesterOrigin(q) && r.UserID == q.UserID
 }
 
 // ClockLayerName is the clock layer's name (layer.Block.Layer).
