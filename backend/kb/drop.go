@@ -156,34 +156,7 @@ func (s *Service) ImportDropped(ctx context.Context, paths []string, progress fu
 			continue
 		}
 		abs, base := real, filepath.Base(abs)
-		err = filepath.WalkDir(abs, func(q string, d fs.DirEntry, err error) error {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			rel, _ := filepath.Rel(abs, q)
-			if err != nil {
-				skip(q, DropUnreadable, err.Error())
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if q == abs {
-				return nil
-			}
-			if ignoredName(d.Name()) {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				skip(q, DropUnreadable, "symlink")
-				return nil
-			}
-			if d.IsDir() {
-				return nil
-			}
+		err = walkFiles(ctx, abs, func(q, _, reason string) { skip(q, DropUnreadable, reason) }, func(q, rel string, d fs.DirEntry) error {
 			info, err := d.Info()
 			if err != nil {
 				skip(q, DropUnreadable, err.Error())
@@ -192,7 +165,7 @@ func (s *Service) ImportDropped(ctx context.Context, paths []string, progress fu
 			if !info.Mode().IsRegular() {
 				return nil
 			}
-			add(q, path.Join(base, filepath.ToSlash(rel)), info)
+			add(q, path.Join(base, rel), info)
 			return nil
 		})
 		if err != nil {

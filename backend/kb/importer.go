@@ -114,33 +114,10 @@ func Import(ctx context.Context, src, dst string, opts ImportOptions) (ImportRep
 		return rep, fmt.Errorf("source %s and destination %s overlap", srcAbs, dstAbs)
 	}
 	srcFiles := map[string]os.FileInfo{}
-	err = filepath.WalkDir(srcAbs, func(p string, d fs.DirEntry, err error) error {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		rel, _ := filepath.Rel(srcAbs, p)
-		rel = filepath.ToSlash(rel)
-		if err != nil {
-			rep.Skipped = append(rep.Skipped, rel+": "+err.Error())
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if p == srcAbs {
-			return nil
-		}
-		if ignoredName(d.Name()) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			rep.Skipped = append(rep.Skipped, rel+": symlink")
-			return nil
-		}
-		if d.IsDir() || !isDocPath(rel) {
+	err = walkFiles(ctx, srcAbs, func(_, rel, reason string) {
+		rep.Skipped = append(rep.Skipped, rel+": "+reason)
+	}, func(_, rel string, d fs.DirEntry) error {
+		if !isDocPath(rel) {
 			return nil
 		}
 		fi, err := d.Info()
