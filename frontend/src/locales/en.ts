@@ -594,6 +594,14 @@ const en: typeof ja = {
         notActive: 'Reminder {id} is {state} and cannot change',
         snoozeRange: 'Cannot snooze by {minutes} minutes: choose 1 to {max}',
       },
+      weather: {
+        badOffice: '“{office}” is not a JMA forecast office code: use 6 digits, e.g. 130000 for Tokyo (WEATHER_OFFICE_CODE in Settings)',
+        unknownArea: 'The forecast of office {office} has no area “{area}”. Choose one of: {choices} (WEATHER_AREA in Settings)',
+        fetchStatus: 'The JMA forecast server answered {status} for office {office}. Try again later',
+        unreachable: 'Cannot fetch the JMA forecast for office {office}. Check your connection',
+        badDocument: 'Not a JMA forecast document: {detail}',
+        noDay: 'The forecast has no weather for {date} in {area}',
+      },
     },
   },
   learned: {

@@ -590,6 +590,14 @@ export default {
         notActive: 'リマインド {id} は {state} のため変更できません',
         snoozeRange: '{minutes} 分のスヌーズはできません。1〜{max} 分で選んでください',
       },
+      weather: {
+        badOffice: '「{office}」は気象庁の予報区（府県予報区）のコードではありません。東京なら 130000 のように 6 桁で指定してください（設定の WEATHER_OFFICE_CODE）',
+        unknownArea: '予報区 {office} の天気予報に「{area}」という地域はありません。次から選んでください: {choices}（設定の WEATHER_AREA）',
+        fetchStatus: '気象庁の天気予報サーバーが {status} を返しました（予報区 {office}）。しばらくしてからお試しください',
+        unreachable: '気象庁の天気予報（予報区 {office}）を取得できません。接続を確認してください',
+        badDocument: '気象庁の天気予報の文書として読み取れません: {detail}',
+        noDay: '{area} の {date} の天気予報はありません',
+      },
     },
   },
   learned: {
