@@ -13,6 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"playchat/backend/apperr"
+	"playchat/backend/config"
 )
 
 // DefaultBaseURL is where JMA serves the forecast documents; the office
@@ -98,6 +99,15 @@ func NewService(o Options) *Service {
 	s.ua = "playchat/" + v + " (+https://github.com/playchat/playchat; weather forecast for a personal chat app)"
 	return s
 }
+
+// OptionsFromConfig returns the office and area of cfg
+// (WEATHER_OFFICE_CODE, WEATHER_AREA) as Options; the caller adds the rest.
+func OptionsFromConfig(cfg config.Config) Options {
+	return Options{Office: cfg.WeatherOfficeCode, Area: cfg.WeatherArea}
+}
+
+// Reconfigure takes the office and area of cfg (on a settings change).
+func (s *Service) Reconfigure(cfg config.Config) { s.Configure(cfg.WeatherOfficeCode, cfg.WeatherArea) }
 
 // Configure changes the office and area (on a settings change); the cache
 // of every office is kept.
