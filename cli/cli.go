@@ -56,6 +56,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = remindersCmd(ctx, args[1:], env)
 	case "knowledge":
 		err = knowledgeCmd(ctx, args[1:], env)
+	case "weather":
+		err = weatherCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -120,6 +122,9 @@ Usage:
   playchat knowledge list [--json]           learned knowledge from web searches, newest first
   playchat knowledge show ID                 one entry: heading, key points, dates, sources
   playchat knowledge delete ID               delete an entry and its Markdown file
+  playchat weather [--office CODE] [--area A] [--from FILE] [--json]
+                                             tomorrow's JMA forecast and laundry index (洗濯指数);
+                                             --from reads a saved forecast document (tomorrow after its report)
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

@@ -31,7 +31,7 @@ func TestOnlyNoArgumentsOrWindowFlagsOpenTheWindow(t *testing.T) {
 
 func TestUnknownCommandListsTheCommandsAndExits2(t *testing.T) {
 	for args, hint := range map[string]string{
-		"weather":      "",
+		"forecast":     "",
 		"sesions list": `did you mean "sessions"?`,
 		"aks hello":    `did you mean "ask"?`,
 	} {
