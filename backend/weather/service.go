@@ -66,7 +66,19 @@ type Service struct {
 	mu           sync.Mutex
 	office, area string
 	cache        map[string]*cached
+	failed       map[string]failure // offices with no document whose last fetch failed
 }
+
+// failure is the last failed fetch of an office that has no document.
+type failure struct {
+	at  time.Time
+	err error
+}
+
+// RetryFailedAfter is the least time between two fetches of an office
+// whose last fetch failed and that has no cached document: within it the
+// same error is returned without asking JMA again.
+const RetryFailedAfter = time.Minute
 
 // cached is the last document of one office.
 type cached struct {
@@ -79,7 +91,7 @@ type cached struct {
 // NewService returns a Service for o.
 func NewService(o Options) *Service {
 	s := &Service{base: strings.TrimRight(o.BaseURL, "/"), hc: o.HTTP, clock: o.Clock, log: o.Log,
-		office: o.Office, area: o.Area, cache: map[string]*cached{}}
+		office: o.Office, area: o.Area, cache: map[string]*cached{}, failed: map[string]failure{}}
 	if s.base == "" {
 		s.base = DefaultBaseURL
 	}
@@ -142,7 +154,9 @@ func ValidOffice(office string) bool {
 
 // Forecast returns the configured office's forecast: the cached one when it
 // was fetched less than RefetchAfter ago, else a fresh fetch; when that
-// fails and a document is cached, the cached one (logged as stale).
+// fails and a document is cached, the cached one (logged as stale). Without
+// a cached document a failure is remembered for RetryFailedAfter, during
+// which the same error is returned without a request.
 // Errors: weather.badOffice, weather.unreachable, weather.fetchStatus,
 // weather.badDocument (all without a cached document to fall back on).
 func (s *Service) Forecast(ctx context.Context) (Forecast, error) {
@@ -164,6 +178,9 @@ func (s *Service) forecast(ctx context.Context, office string) (Forecast, error)
 	}
 	if c != nil {
 		c.tried = now // one fetch at a time per window, even when it fails
+	} else if fl, ok := s.failed[office]; ok && now.Sub(fl.at) < RetryFailedAfter {
+		s.mu.Unlock()
+		return Forecast{}, fl.err
 	}
 	s.mu.Unlock()
 
@@ -177,8 +194,10 @@ func (s *Service) forecast(ctx context.Context, office string) (Forecast, error)
 				"report", c.report, "fetchedAt", c.fetchedAt, "err", err)
 			return c.f, nil
 		}
+		s.failed[office] = failure{at: now, err: err}
 		return Forecast{}, err
 	}
+	delete(s.failed, office)
 	report := f.Report.Format(time.RFC3339)
 	if c != nil && c.report == report {
 		c.fetchedAt, c.tried = now, now // same release: keep it

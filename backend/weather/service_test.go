@@ -184,6 +184,17 @@ func TestServiceErrorsAreCoded(t *testing.T) {
 	} else if !errors.As(err, &ae) || ae.Params["status"] != 500 {
 		t.Errorf("status param %v", ae.Params)
 	}
+	// Within a minute of the failure the error is repeated without a request;
+	// after it, JMA is asked again.
+	srv.set("130000", readFixture(t, "forecast-tokyo-130000-20220222-2212.json"), 0)
+	clock.Advance(30 * time.Second)
+	if _, err := s.Tomorrow(ctx); apperr.CodeOf(err) != apperr.WeatherFetchStatus || srv.count() != 1 {
+		t.Errorf("right after a failure: %v after %d requests", err, srv.count())
+	}
+	clock.Advance(RetryFailedAfter)
+	if _, err := s.Tomorrow(ctx); err != nil || srv.count() != 2 {
+		t.Errorf("a minute after a failure: %v after %d requests", err, srv.count())
+	}
 
 	srv.set("130000", readFixture(t, "otiai10-overview_forecast-130000.json"), 0)
 	s = NewService(Options{BaseURL: srv.URL, Clock: clock})
