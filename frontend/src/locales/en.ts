@@ -602,6 +602,10 @@ const en: typeof ja = {
         badDocument: 'Not a JMA forecast document: {detail}',
         noDay: 'The forecast has no weather for {date} in {area}',
       },
+      discord: {
+        noWebhook: 'No Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings',
+        webhookFailed: 'The Discord webhook refused the post ({status}): {detail}. Check DISCORD_WEBHOOK_URL in Settings',
+      },
     },
   },
   learned: {

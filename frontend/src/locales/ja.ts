@@ -598,6 +598,10 @@ export default {
         badDocument: '気象庁の天気予報の文書として読み取れません: {detail}',
         noDay: '{area} の {date} の天気予報はありません',
       },
+      discord: {
+        noWebhook: '定時投稿用の Discord Webhook URL がありません。設定の DISCORD_WEBHOOK_URL に貼り付けてください',
+        webhookFailed: 'Discord の Webhook が投稿を受け付けませんでした（{status}）: {detail}。設定の DISCORD_WEBHOOK_URL を確認してください',
+      },
     },
   },
   learned: {
