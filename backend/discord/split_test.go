@@ -247,6 +247,26 @@ func TestSplitProperties(t *testing.T) {
 	}
 }
 
+// TestSplitTinyLimitsStillFit checks that limits too small for fence
+// repair still give parts of at most limit runes and lose no text.
+func TestSplitTinyLimitsStillFit(t *testing.T) {
+	text := "```go\nfunc main() {}\n```\n\n👨\u200d👩\u200d👧 あいう e\u0301 🇯🇵\n" + strings.Repeat("x", 40)
+	for limit := 1; limit <= 40; limit++ {
+		parts := split(text, limit)
+		var bodies strings.Builder
+		for i, p := range parts {
+			if n := runes(p.reopen + p.body + p.close); n > limit || n == 0 {
+				t.Fatalf("limit %d part %d has %d runes", limit, i, n)
+			}
+			bodies.WriteString(p.body)
+		}
+		strip := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		if strip(bodies.String()) != strip(text) {
+			t.Fatalf("limit %d: the parts do not hold the text", limit)
+		}
+	}
+}
+
 func lens(parts []string) []int {
 	out := make([]int, len(parts))
 	for i, p := range parts {
