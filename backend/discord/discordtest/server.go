@@ -7,8 +7,16 @@
 // (op 1) → ACK (op 11), RESUME (op 6) → replay + RESUMED, and closes with
 // 4004 "Authentication failed." on a wrong token, as Discord does. Inject
 // dispatches MESSAGE_CREATE; DropConnections cuts every socket (reconnect
-// tests); DeleteChannel makes a channel answer 404 Unknown Channel. Every REST
-// call is recorded with its JSON body (Calls, WaitCall).
+// tests); DeleteChannel makes a channel answer 404 Unknown Channel; FailNext and
+// RateLimitNext script errors and 429s. Every REST call is recorded with its
+// JSON body (Calls, WaitCall, WaitCalls; Call.Pings applies allowed_mentions).
+//
+// The fake checks what Discord checks and a bot gets wrong: the token (REST
+// 401, gateway 4004), intents (no MESSAGE_CREATE without GUILD_MESSAGES /
+// DIRECT_MESSAGES, blank content without MESSAGE_CONTENT unless the bot is
+// mentioned), content over 2,000 code points (400), empty messages (400),
+// allowed_mentions with parse and an id list of the same kind (400). Like
+// Discord it echoes the bot's own messages as MESSAGE_CREATE (Options.NoEcho).
 //
 // Note: discordgo v0.29.0 uses API version 9 (discordgo.APIVersion), so the
 // paths it calls are /api/v9/...; the fake serves any /api/v{N}/ (and /api/)
@@ -136,6 +144,7 @@ type Server struct {
 	readies  int                           // READY + RESUMED sent, ever
 	lastID   uint64
 	sessionN int
+	faults   []*fault // FailNext / RateLimitNext
 	closed   bool
 }
 
@@ -399,7 +408,17 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	if !apiPrefix.MatchString(r.URL.Path) {
 		route = r.URL.Path
 	}
-	status, resp := s.route(r, route, rawBody)
+	var status int
+	var resp any
+	if f := s.takeFault(route); f != nil {
+		var h http.Header
+		status, h, resp = f.answer()
+		for k, v := range h {
+			w.Header()[k] = v
+		}
+	} else {
+		status, resp = s.route(r, route, rawBody)
+	}
 
 	s.mu.Lock()
 	s.calls = append(s.calls, Call{
