@@ -50,6 +50,9 @@ const (
 // skipped; the next run posts as usual.
 const QuietHour = 3
 
+// errSkipped is a run that left out its post on purpose (the quiet hour).
+var errSkipped = errors.New("scheduler: skipped")
+
 // runTimeout bounds one run (fetching the forecast or writing a tip, then
 // posting).
 const runTimeout = 3 * time.Minute
@@ -101,8 +104,9 @@ type Scheduler struct {
 	mu         sync.Mutex
 	set        Settings
 	configured bool
-	ctx        context.Context // the runs' context, from Start; nil when stopped
+	ctx        context.Context // the runs' context, from Start; nil before Start and after Stop
 	cancel     context.CancelFunc
+	stopped    bool
 	weatherJob uuid.UUID // uuid.Nil when not armed
 	tipsJob    uuid.UUID
 }
@@ -165,8 +169,8 @@ func (s *Scheduler) Configure(set Settings) error {
 func (s *Scheduler) Start(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ctx != nil {
-		return errors.New("scheduler: already started")
+	if s.ctx != nil || s.stopped {
+		return errors.New("scheduler: already started (or stopped)")
 	}
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	if s.configured {
@@ -180,8 +184,10 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop ends the jobs, cancels runs in progress and waits for them. A
-// stopped scheduler cannot be started again.
+// Stop ends the jobs, cancels runs in progress and waits for them (up to
+// gocron's 10 s stop timeout). A stopped scheduler cannot be started again;
+// Configure on it only records the settings. Stop before Start, or twice,
+// does nothing.
 func (s *Scheduler) Stop() error {
 	s.mu.Lock()
 	if s.ctx == nil {
@@ -189,6 +195,7 @@ func (s *Scheduler) Stop() error {
 		return nil
 	}
 	s.cancel()
+	s.ctx, s.stopped = nil, true
 	s.mu.Unlock()
 	return s.cron.Shutdown()
 }
@@ -244,8 +251,12 @@ func (s *Scheduler) run(ctx context.Context, job string, fn func(context.Context
 	s.guard.Do(job, func() {
 		ctx, cancel := context.WithTimeout(ctx, runTimeout)
 		defer cancel()
-		if err := fn(ctx); err != nil {
+		switch err := fn(ctx); {
+		case errors.Is(err, errSkipped):
+		case err != nil:
 			s.log.Warn("scheduler: post failed", "job", job, "err", err)
+		default:
+			s.log.Info("scheduler: posted", "job", job)
 		}
 	})
 }
@@ -254,7 +265,7 @@ func (s *Scheduler) run(ctx context.Context, job string, fn func(context.Context
 func (s *Scheduler) tipRun(ctx context.Context) error {
 	if now := s.clock.Now().In(s.loc); now.Hour() == QuietHour {
 		s.log.Info("scheduler: tips skipped during the quiet hour", "at", now.Format("15:04"))
-		return nil
+		return errSkipped
 	}
 	return s.PostTip(ctx)
 }

@@ -313,3 +313,29 @@ func TestPostWeatherRefusesABlankForecast(t *testing.T) {
 type blankForecast struct{}
 
 func (blankForecast) TomorrowText(context.Context) (string, error) { return " \n", nil }
+
+func TestAStoppedSchedulerOnlyRecordsSettings(t *testing.T) {
+	rec := &recPoster{clock: clockwork.NewFakeClock(), posts: make(chan post, 1)}
+	s, err := New(Options{Poster: rec, Forecaster: &fakeForecast{}, Clock: clockwork.NewFakeClock(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatalf("Stop before Start: %v", err)
+	}
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Configure(Settings{Hour: 7}); err != nil {
+		t.Fatalf("Configure after Stop: %v", err)
+	}
+	if len(s.cron.Jobs()) != 0 {
+		t.Fatal("Configure after Stop armed a job")
+	}
+	if err := s.Start(context.Background()); err == nil {
+		t.Fatal("a stopped scheduler started again")
+	}
+}
