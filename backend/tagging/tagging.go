@@ -1,0 +1,473 @@
+// Package tagging gives messages and memories three short tags in the
+// background (the seed's tagging.py) and keeps the word pool of recent
+// nouns (word_memory.py). Tags are shown under each message, found by a
+// search for "#tag" and choose the topic of the Discord tips (Tips).
+//
+// The chat service hands each finished turn's message ids to Enqueue
+// (chat.Options.AfterDone) after its done event; one worker goroutine asks
+// the model for the tags of one item at a time, so tagging never delays a
+// turn and never sends two requests at once. A failed request is tried
+// again after a backoff; an item that keeps failing is dropped and found
+// again at the next start (the newest untagged messages and memories are
+// queued then).
+package tagging
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"playchat/backend/guard"
+	"playchat/backend/llm"
+	"playchat/backend/store"
+)
+
+// Completer is the LLM call tagging and tips need (llm.Client.Complete).
+type Completer interface {
+	Complete(ctx context.Context, req llm.Request) (string, error)
+}
+
+// Settings are read for every item, so GUI changes apply at once.
+type Settings struct {
+	// Enabled is AUTO_TAGS: false skips the model requests (the word pool
+	// is still fed).
+	Enabled bool
+	// Model is SUMMARY_MODEL; "" uses the session's model.
+	Model string
+}
+
+// Update says that an item got its tags (the window's "tags:updated"
+// event). Exactly one of MessageID and MemoryID is set.
+type Update struct {
+	SessionID string   `json:"sessionId"`
+	MessageID int64    `json:"messageId,omitempty"`
+	MemoryID  int64    `json:"memoryId,omitempty"`
+	Tags      []string `json:"tags"`
+}
+
+// Defaults of Options.
+const (
+	// DefaultBacklog is how many untagged messages (and memories) are
+	// queued at start, newest first.
+	DefaultBacklog = 20
+	// DefaultRetryBase is the wait before the first retry of a failed
+	// item; it doubles per failure up to DefaultRetryMax.
+	DefaultRetryBase = 30 * time.Second
+	// DefaultRetryMax caps the wait between retries.
+	DefaultRetryMax = 30 * time.Minute
+	// MaxAttempts is how often an item is tried before it is dropped until
+	// the next start.
+	MaxAttempts = 6
+	// maxTextRunes is how much of a message is sent to be tagged.
+	maxTextRunes = 2000
+	// memoriesPerTurn caps the untagged memories of a session queued
+	// after a turn.
+	memoriesPerTurn = 3
+)
+
+// Options configure a Service.
+type Options struct {
+	DB       *store.DB
+	LLM      Completer
+	Settings func() Settings
+	Log      *slog.Logger
+	// Guard recovers a panic while an item is tagged (job "tagging"): the
+	// item counts as failed and the worker goes on. nil guards nothing.
+	Guard *guard.Guard
+	// Pool is the word pool fed with every new message (nil: a new one).
+	Pool *WordPool
+	// Backlog overrides DefaultBacklog (< 0: queue nothing at start).
+	Backlog int
+	// RetryBase and RetryMax override DefaultRetryBase and DefaultRetryMax.
+	RetryBase, RetryMax time.Duration
+}
+
+type kind int
+
+const (
+	kindMessage  kind = iota
+	kindMemory        // tag one memory
+	kindMemories      // queue the untagged memories of a session
+)
+
+type item struct {
+	kind      kind
+	id        int64
+	sessionID string
+	attempts  int
+	notBefore time.Time
+	fed       bool // the message's nouns are in the pool
+}
+
+func (it item) key() string { return fmt.Sprintf("%d:%d:%s", it.kind, it.id, it.sessionID) }
+
+// Service tags messages and memories in the background. Safe for
+// concurrent use. Until Start, Enqueue only ignores its arguments (the CLI
+// never starts it: its messages are found at the window's next start).
+type Service struct {
+	db       *store.DB
+	llm      Completer
+	settings func() Settings
+	log      *slog.Logger
+	guard    *guard.Guard
+	pool     *WordPool
+	backlog  int
+	base     time.Duration
+	maxWait  time.Duration
+	now      func() time.Time
+
+	mu      sync.Mutex
+	queue   []item
+	queued  map[string]bool
+	started bool
+	onTags  []func(Update)
+	wake    chan struct{}
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+// New returns a Service; Start runs its worker.
+func New(o Options) *Service {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Settings == nil {
+		o.Settings = func() Settings { return Settings{Enabled: true} }
+	}
+	if o.Pool == nil {
+		o.Pool = NewWordPool(PoolSize)
+	}
+	if o.Backlog == 0 {
+		o.Backlog = DefaultBacklog
+	}
+	if o.RetryBase <= 0 {
+		o.RetryBase = DefaultRetryBase
+	}
+	if o.RetryMax <= 0 {
+		o.RetryMax = DefaultRetryMax
+	}
+	return &Service{db: o.DB, llm: o.LLM, settings: o.Settings, log: o.Log, guard: o.Guard, pool: o.Pool,
+		backlog: o.Backlog, base: o.RetryBase, maxWait: o.RetryMax, now: time.Now,
+		queued: map[string]bool{}, wake: make(chan struct{}, 1)}
+}
+
+// Pool returns the word pool.
+func (s *Service) Pool() *WordPool { return s.pool }
+
+// OnTags adds fn to be called (on the worker goroutine) after an item's
+// tags are stored. Call it before Start.
+func (s *Service) OnTags(fn func(Update)) {
+	s.mu.Lock()
+	s.onTags = append(s.onTags, fn)
+	s.mu.Unlock()
+}
+
+// Start runs the worker until ctx ends or Stop: it first re-seeds the word
+// pool from the newest messages and queues the newest untagged messages
+// and memories (Options.Backlog), then tags what Enqueue hands it. A
+// second Start does nothing.
+func (s *Service) Start(ctx context.Context) {
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		return
+	}
+	s.started = true
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.done = make(chan struct{})
+	s.mu.Unlock()
+	go s.work(ctx)
+}
+
+// Stop ends the worker (a request in flight is cancelled; its item is
+// tagged at a later start) and waits for it. Safe to call without Start.
+func (s *Service) Stop() {
+	s.mu.Lock()
+	cancel, done := s.cancel, s.done
+	s.mu.Unlock()
+	if cancel == nil {
+		return
+	}
+	cancel()
+	<-done
+}
+
+// Enqueue queues the messages of a finished turn (and a look for the
+// session's untagged memories, which the summariser writes after the
+// turn) for tagging. It never blocks; before Start it does nothing.
+func (s *Service) Enqueue(sessionID string, messageIDs []int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started {
+		return
+	}
+	for _, id := range messageIDs {
+		if id > 0 {
+			s.pushLocked(item{kind: kindMessage, id: id, sessionID: sessionID})
+		}
+	}
+	s.pushLocked(item{kind: kindMemories, sessionID: sessionID})
+	s.signal()
+}
+
+// Pending returns how many items wait in the queue (the one being tagged
+// not included).
+func (s *Service) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+func (s *Service) pushLocked(it item) {
+	if s.queued[it.key()] {
+		return
+	}
+	s.queued[it.key()] = true
+	s.queue = append(s.queue, it)
+}
+
+func (s *Service) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// next takes the first item that is due; otherwise it reports how long
+// until one is (0 with ok false: the queue is empty).
+func (s *Service) next() (it item, wait time.Duration, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	for i, q := range s.queue {
+		if !q.notBefore.After(now) {
+			s.queue = append(s.queue[:i], s.queue[i+1:]...)
+			delete(s.queued, q.key())
+			return q, 0, true
+		}
+		if d := q.notBefore.Sub(now); wait == 0 || d < wait {
+			wait = d
+		}
+	}
+	return item{}, wait, false
+}
+
+func (s *Service) work(ctx context.Context) {
+	defer close(s.done)
+	s.guard.Do("tagging", func() { s.startup(ctx) })
+	for {
+		it, wait, ok := s.next()
+		if !ok {
+			var timer *time.Timer
+			var fire <-chan time.Time
+			if wait > 0 {
+				timer = time.NewTimer(wait)
+				fire = timer.C
+			}
+			select {
+			case <-ctx.Done():
+			case <-s.wake:
+			case <-fire:
+			}
+			if timer != nil {
+				timer.Stop()
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			continue
+		}
+		var err error
+		if s.guard.Do("tagging", func() { err = s.process(ctx, &it) }) {
+			err = errors.New("tagging: the job crashed (the stack is in the log)")
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			it.attempts++
+			if it.attempts >= MaxAttempts {
+				s.log.Warn("tagging failed; giving up until the next start", "kind", it.kind, "id", it.id, "err", err)
+				continue
+			}
+			wait := min(s.base<<(it.attempts-1), s.maxWait)
+			s.log.Info("tagging failed; trying again later", "kind", it.kind, "id", it.id, "in", wait, "err", err)
+			it.notBefore = s.now().Add(wait)
+			s.mu.Lock()
+			s.pushLocked(it)
+			s.mu.Unlock()
+		}
+	}
+}
+
+// startup re-seeds the word pool and queues the backlog.
+func (s *Service) startup(ctx context.Context) {
+	if err := s.pool.Reseed(ctx, s.db); err != nil && ctx.Err() == nil {
+		s.log.Warn("word pool: reseed failed", "err", err)
+	}
+	if s.backlog < 0 {
+		return
+	}
+	ms, err := s.db.UntaggedMessages(ctx, s.backlog)
+	if err != nil {
+		s.log.Warn("tagging: read untagged messages", "err", err)
+	}
+	mems, err := s.db.UntaggedMemories(ctx, "", s.backlog)
+	if err != nil {
+		s.log.Warn("tagging: read untagged memories", "err", err)
+	}
+	s.mu.Lock()
+	for _, m := range ms {
+		s.pushLocked(item{kind: kindMessage, id: m.ID, sessionID: m.SessionID, fed: true}) // reseed fed them
+	}
+	for _, m := range mems {
+		s.pushLocked(item{kind: kindMemory, id: m.ID, sessionID: m.SessionID})
+	}
+	s.mu.Unlock()
+}
+
+// process handles one item; an error means try again later.
+func (s *Service) process(ctx context.Context, it *item) error {
+	set := s.settings()
+	switch it.kind {
+	case kindMemories:
+		if !set.Enabled {
+			return nil
+		}
+		mems, err := s.db.UntaggedMemories(ctx, it.sessionID, memoriesPerTurn)
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		for _, m := range mems {
+			s.pushLocked(item{kind: kindMemory, id: m.ID, sessionID: m.SessionID})
+		}
+		s.mu.Unlock()
+		return nil
+	case kindMemory:
+		if !set.Enabled {
+			return nil
+		}
+		mems, err := s.db.SessionMemories(ctx, it.sessionID)
+		if err != nil {
+			return err
+		}
+		for _, m := range mems {
+			if m.ID != it.id {
+				continue
+			}
+			have, err := s.db.MemoryTags(ctx, []int64{m.ID})
+			if err != nil || len(have[m.ID]) > 0 {
+				return err
+			}
+			tags, err := s.ask(ctx, set, m.SessionID, "", m.Summary)
+			if err != nil {
+				return err
+			}
+			if err := s.db.AddMemoryTags(ctx, m.ID, tags); err != nil {
+				return err
+			}
+			s.notify(Update{SessionID: m.SessionID, MemoryID: m.ID, Tags: tags})
+		}
+		return nil // deleted since: nothing to tag
+	}
+	m, err := s.db.GetMessage(ctx, it.id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // deleted since
+	} else if err != nil {
+		return err
+	}
+	if !it.fed {
+		it.fed = true
+		if err := s.pool.Feed(m.Content); err != nil {
+			s.log.Warn("word pool: feed failed", "err", err)
+		}
+	}
+	if !set.Enabled || strings.TrimSpace(m.Content) == "" {
+		return nil
+	}
+	have, err := s.db.MessageTags(ctx, []int64{m.ID})
+	if err != nil || len(have[m.ID]) > 0 {
+		return err // already tagged (a regenerated turn's question)
+	}
+	tags, err := s.ask(ctx, set, m.SessionID, m.Model, m.Content)
+	if err != nil {
+		return err
+	}
+	if err := s.db.AddMessageTags(ctx, m.ID, tags); err != nil {
+		return err
+	}
+	s.notify(Update{SessionID: m.SessionID, MessageID: m.ID, Tags: tags})
+	return nil
+}
+
+// ErrNoModel means no model is set to tag with (SUMMARY_MODEL empty and
+// the session has none).
+var ErrNoModel = errors.New("tagging: no model to tag with")
+
+// ask sends one tagging request: SUMMARY_MODEL, else the session's model,
+// else the message's own.
+func (s *Service) ask(ctx context.Context, set Settings, sessionID, msgModel, text string) ([]string, error) {
+	model := set.Model
+	if model == "" {
+		if sess, err := s.db.GetSession(ctx, sessionID); err == nil {
+			model = sess.Model
+		}
+	}
+	if model == "" {
+		model = msgModel
+	}
+	if model == "" {
+		return nil, ErrNoModel
+	}
+	if r := []rune(text); len(r) > maxTextRunes {
+		text = string(r[:maxTextRunes])
+	}
+	out, err := s.llm.Complete(ctx, llm.Request{
+		Model:     model,
+		SessionID: sessionID,
+		MaxTokens: 100,
+		Messages: []llm.Message{
+			{Role: store.RoleSystem, Content: tagPrompt},
+			{Role: store.RoleUser, Content: text},
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	tags := Parse(out)
+	if len(tags) == 0 {
+		return nil, fmt.Errorf("tagging: no tags in the model's answer %q", truncate(out, 200))
+	}
+	return tags, nil
+}
+
+func (s *Service) notify(u Update) {
+	s.mu.Lock()
+	fns := append([]func(Update){}, s.onTags...)
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn(u)
+	}
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// Marker is the fixed text in the tagging prompt by which the fake model
+// (llmtest.TagMarker) recognises a tagging request.
+const Marker = "playchat:tags"
+
+// tagPrompt is the system message of a tagging request.
+const tagPrompt = "[" + Marker + "] You label chat messages for search. Give exactly 3 short tags " +
+	"(a topic word or short phrase each, at most 20 characters, no '#') for the message below, " +
+	"in the language of the message (Japanese tags for Japanese text). " +
+	`Answer with JSON only, nothing else: {"tags":["…","…","…"]}`
