@@ -101,7 +101,7 @@ func (c *gwConn) send(op int, seq int64, t string, d any) error {
 
 // closeWith sends a close frame with code and reason, then closes the socket.
 func (c *gwConn) closeWith(code int, reason string) {
-	c.s.opts.Logf("discordtest: gateway closes with %d %s", code, reason)
+	c.s.logf("discordtest: gateway closes with %d %s", code, reason)
 	c.wmu.Lock()
 	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
 	c.wmu.Unlock()
@@ -164,7 +164,7 @@ func (s *Server) DropConnections() {
 		_ = c.ws.Close()
 	}
 	if len(conns) > 0 {
-		s.opts.Logf("discordtest: dropped %d gateway connection(s)", len(conns))
+		s.logf("discordtest: dropped %d gateway connection(s)", len(conns))
 	}
 }
 
@@ -200,7 +200,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	s.conns[c] = struct{}{}
 	s.notifyLocked()
 	s.mu.Unlock()
-	s.opts.Logf("discordtest: gateway connection from %s (%s)", r.RemoteAddr, r.URL.RawQuery)
+	s.logf("discordtest: gateway connection from %s (%s)", r.RemoteAddr, r.URL.RawQuery)
 
 	defer func() {
 		s.mu.Lock()

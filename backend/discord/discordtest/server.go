@@ -238,6 +238,16 @@ func (s *Server) Close() {
 	s.hs.Close()
 }
 
+// logf logs through Options.Logf until Close (t.Logf panics once a test is over).
+func (s *Server) logf(format string, args ...any) {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if !closed {
+		s.opts.Logf(format, args...)
+	}
+}
+
 // notifyLocked wakes every waiter; s.mu must be held.
 func (s *Server) notifyLocked() {
 	close(s.changed)
