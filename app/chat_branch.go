@@ -97,11 +97,22 @@ func branchMessages(ctx context.Context, db *store.DB, sessionID string) ([]Mess
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]int64, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	tags, err := db.MessageTags(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Message, len(ms))
 	for i, m := range ms {
 		out[i] = toMessage(m)
 		if ids := sibs[m.ID]; len(ids) > 1 {
 			out[i].SiblingIDs = ids
+		}
+		if t := tags[m.ID]; len(t) > 0 {
+			out[i].Tags = t
 		}
 	}
 	return out, nil

@@ -24,7 +24,7 @@ func toSession(s store.Session) Session { return session.SummaryOf(s) }
 func toMessage(m store.Message) Message {
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
 		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
-		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}, Sources: []event.Source{}}
+		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}, Sources: []event.Source{}, Tags: []string{}}
 	if m.ParentID != nil {
 		out.ParentID = *m.ParentID
 	}

@@ -49,6 +49,9 @@ type Message struct {
 	// sharing its parent, itself included), oldest first, when it has more
 	// than one; the window shows ‹ n/total › to switch between them.
 	SiblingIDs []int64 `json:"siblingIds,omitempty"`
+	// Tags are the message's automatic tags (backend/tagging), shown as
+	// chips under it; [] until it is tagged ("tags:updated" adds them).
+	Tags []string `json:"tags"`
 }
 
 // NotePage is one page of the shared notes. Section "" means ungrouped.

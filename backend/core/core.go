@@ -25,6 +25,7 @@ import (
 	"playchat/backend/notes"
 	"playchat/backend/reminders"
 	"playchat/backend/store"
+	"playchat/backend/tagging"
 	"playchat/backend/tools"
 	"playchat/backend/websearch"
 	knowledgebase "playchat/knowledge_base"
@@ -77,6 +78,14 @@ type Core struct {
 	// background calls): each is logged with its stack and the first of
 	// each job goes to Options.OnBackgroundPanic.
 	Guard *guard.Guard
+
+	// Tags tags new messages and memories in the background (AUTO_TAGS)
+	// and keeps the word pool; the window runs it with Tags.Start (the CLI
+	// does not: its messages are tagged at the window's next start).
+	Tags *tagging.Service
+	// Tips writes the Discord bot's tips (WEATHER_NOTIFY_MODEL, else
+	// DEFAULT_MODEL) on a tag related to the recent talk.
+	Tips tagging.Tips
 
 	// Reminders stores reminders and offers the model their tools; the
 	// window fires them with StartReminders.
@@ -156,6 +165,17 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 			ContextWindowTokens: cfg.ContextWindowTokens, MaxOutputTokens: cfg.MaxOutputTokens}
 	}, c.Log)
 	c.Summarizer.SetGuard(c.Guard)
+	c.Tags = tagging.New(tagging.Options{DB: db, LLM: c.LLM, Log: c.Log, Guard: c.Guard, Settings: func() tagging.Settings {
+		cfg := c.Config()
+		return tagging.Settings{Enabled: cfg.AutoTags, Model: cfg.SummaryModel}
+	}})
+	c.Tips = tagging.Tips{LLM: c.LLM, Tags: c.Tags, Model: func() string {
+		cfg := c.Config()
+		if cfg.WeatherNotifyModel != "" {
+			return cfg.WeatherNotifyModel
+		}
+		return cfg.DefaultModel
+	}}
 	c.Tools = tools.NewRegistry()
 	c.Notes = notes.New(db)
 	if err := c.Tools.Register(notes.Tools(c.Notes)...); err != nil {
@@ -185,6 +205,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	}
 	c.Chat = chat.New(chat.Options{
 		DB: db, LLM: c.LLM, Summarizer: c.Summarizer, Logger: c.Log, Tools: c.Tools,
+		AfterDone: c.Tags.Enqueue, // tags the turn's messages in the background
 		// Context layers 1–3 in DESIGN.md §5 order; layer 4 (memory) is the
 		// chat service's own.
 		// The clock layer (current local time for reminders) goes last:
@@ -286,6 +307,9 @@ func (c *Core) Close() error {
 	}
 	if c.Summarizer != nil {
 		c.Summarizer.Wait()
+	}
+	if c.Tags != nil {
+		c.Tags.Stop()
 	}
 	if c.KB != nil {
 		if err := c.KB.Close(); err != nil {

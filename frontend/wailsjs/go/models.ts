@@ -525,6 +525,7 @@ export namespace app {
 	    sources: event.Source[];
 	    parentId: number;
 	    siblingIds?: number[];
+	    tags: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -547,6 +548,7 @@ export namespace app {
 	        this.sources = this.convertValues(source["sources"], event.Source);
 	        this.parentId = source["parentId"];
 	        this.siblingIds = source["siblingIds"];
+	        this.tags = source["tags"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
