@@ -12,6 +12,7 @@ type ControlMessage struct {
 	DM         bool     `json:"dm,omitempty"`
 	AuthorID   string   `json:"author_id"`
 	AuthorName string   `json:"author_name"`
+	AuthorNick string   `json:"author_nick,omitempty"`
 	Content    string   `json:"content"`
 	Mentions   []string `json:"mentions,omitempty"`
 }
@@ -40,7 +41,7 @@ func (s *Server) ControlHandler() http.Handler {
 		}
 		msg := s.Inject(MessageCreate{
 			ChannelID: m.ChannelID, GuildID: m.GuildID, DM: m.DM, AuthorID: m.AuthorID,
-			AuthorName: m.AuthorName, Content: m.Content, Mentions: m.Mentions,
+			AuthorName: m.AuthorName, AuthorNick: m.AuthorNick, Content: m.Content, Mentions: m.Mentions,
 		})
 		writeJSON(w, msg)
 	})

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -35,7 +36,9 @@ type MessageCreate struct {
 	// DM makes it a direct message (no guild_id; needs the DIRECT_MESSAGES intent).
 	DM         bool
 	AuthorID   string // "" → DefaultAuthorID
-	AuthorName string // "" → DefaultAuthorName
+	AuthorName string // "" → DefaultAuthorName (username and global_name)
+	// AuthorNick is the author's server nickname (member.nick; guild messages only).
+	AuthorNick string
 	AuthorBot  bool
 	Content    string
 	// Mentions are user IDs mentioned besides the <@ID>/<@!ID> found in Content.
@@ -283,7 +286,7 @@ func (s *Server) Inject(m MessageCreate) *discordgo.Message {
 		msg.MentionRoles = append(msg.MentionRoles, g[1])
 	}
 	if m.GuildID != "" {
-		msg.Member = &discordgo.Member{JoinedAt: now.Add(-24 * 60 * 60 * 1e9), Roles: []string{}}
+		msg.Member = &discordgo.Member{JoinedAt: now.Add(-24 * time.Hour), Nick: m.AuthorNick, Roles: []string{}}
 	}
 	s.mu.Unlock()
 	s.dispatchMessage(msg)

@@ -119,7 +119,7 @@ func TestInjectedMessageReachesHandlerWithMentions(t *testing.T) {
 	got := make(chan *discordgo.MessageCreate, 4)
 	s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { got <- m })
 
-	sent := srv.Inject(MessageCreate{ChannelID: "42", AuthorID: "77", AuthorName: "bob", Content: "<@!1000> hello <@55>"})
+	sent := srv.Inject(MessageCreate{ChannelID: "42", AuthorID: "77", AuthorName: "bob", AuthorNick: "ボブ", Content: "<@!1000> hello <@55>"})
 	m := recv(t, got)
 	if m.ID != sent.ID || m.ChannelID != "42" || m.GuildID != DefaultGuildID || m.Content != "<@!1000> hello <@55>" {
 		t.Fatalf("MESSAGE_CREATE = %+v", m.Message)
@@ -129,6 +129,9 @@ func TestInjectedMessageReachesHandlerWithMentions(t *testing.T) {
 	}
 	if len(m.Mentions) != 2 || m.Mentions[0].ID != "1000" || !m.Mentions[0].Bot || m.Mentions[1].ID != "55" {
 		t.Errorf("mentions = %+v, want the bot then 55", m.Mentions)
+	}
+	if m.Member == nil || m.Member.Nick != "ボブ" {
+		t.Errorf("member = %+v, want nick ボブ", m.Member)
 	}
 	if m.Timestamp.IsZero() {
 		t.Error("timestamp is zero")
@@ -321,6 +324,31 @@ func TestControlAPI(t *testing.T) {
 	}
 	if m := recv(t, got); m.ChannelID != "5" || m.Author.Username != "carol" {
 		t.Errorf("injected by control = %+v", m.Message)
+	}
+	status := func() ControlStatus {
+		t.Helper()
+		resp, err := http.Get(srv.URL + "/_control/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var st ControlStatus
+		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	if st := status(); st.Connections != 1 || st.Readies != 1 {
+		t.Errorf("status = %+v, want 1 connection and 1 READY", st)
+	}
+	if r := post("/_control/drop", ""); r.StatusCode != 204 {
+		t.Errorf("control drop: %s", r.Status)
+	}
+	if err := srv.WaitReadies(ctx(t), 2); err != nil {
+		t.Fatalf("no RESUMED after a control drop: %v", err)
+	}
+	if st := status(); st.Readies != 2 {
+		t.Errorf("status after the drop = %+v, want 2 READY/RESUMED", st)
 	}
 	post("/_control/delete-channel", `{"id":"5"}`)
 	if _, err := s.ChannelMessageSend("5", "x"); err == nil {
