@@ -29,6 +29,19 @@ const LateAfter = time.Minute
 // follow a manual change of the wall clock.
 const missedAfter = 2 * time.Second
 
+// MaxAttempts is how many times a reminder of a channel that can fail for
+// a while (origin discord: a deleted channel, Discord down) is tried before
+// it becomes failed. Desktop reminders are tried once, as before.
+const MaxAttempts = 5
+
+// RetryBackoff is the wait after the first failed delivery of such a
+// reminder; it doubles after each further failure (1, 2, 4, 8 minutes).
+const RetryBackoff = time.Minute
+
+// NotReadyRetry is how long a reminder whose notifier returned ErrNotReady
+// waits before the next try when no Kick comes first.
+const NotReadyRetry = time.Minute
+
 // SchedulerOptions configure NewScheduler.
 type SchedulerOptions struct {
 	Service  *Service
@@ -51,6 +64,12 @@ type SchedulerOptions struct {
 // RescanEvery that also picks up other processes' changes and fires
 // reminders whose timer missed a clock jump). Reminders that fell due
 // while the app was not running are delivered by Start, marked late.
+//
+// A notifier that returns ErrNotReady leaves the reminder due (not a
+// failure): it is tried again on Kick or after NotReadyRetry. Other errors
+// fail a desktop reminder at once; a reminder of another origin is retried
+// after RetryBackoff, doubling, and fails on its MaxAttempts-th failure
+// (Reminder.Attempts is stored, so a restart does not start over).
 type Scheduler struct {
 	svc      *Service
 	notifier Notifier
@@ -68,6 +87,8 @@ type Scheduler struct {
 	mu       sync.Mutex
 	armed    map[int64]armedJob // only the scan loop writes it
 	inflight map[int64]bool
+	retry    map[int64]retryAt // deliveries put off (ErrNotReady, backoff)
+	wakeUp   bool              // Kick: try the ErrNotReady ones now
 	lastSeen fingerprint
 	wg       sync.WaitGroup
 }
@@ -75,6 +96,14 @@ type Scheduler struct {
 type armedJob struct {
 	job uuid.UUID
 	due time.Time
+	// at is when the job fires: due, or the retry time of a put-off delivery.
+	at time.Time
+}
+
+// retryAt puts off the delivery of a reminder due at due until at.
+type retryAt struct {
+	due, at  time.Time
+	notReady bool // ErrNotReady: Kick brings it forward
 }
 
 // NewScheduler returns a stopped scheduler.
@@ -83,7 +112,8 @@ func NewScheduler(o SchedulerOptions) (*Scheduler, error) {
 		return nil, errors.New("reminders: a scheduler needs a service and a notifier")
 	}
 	s := &Scheduler{svc: o.Service, notifier: o.Notifier, clock: o.Clock, log: o.Logger, every: o.RescanEvery, guard: o.Guard,
-		kickCh: make(chan struct{}, 1), tickCh: make(chan struct{}, 1), armed: map[int64]armedJob{}, inflight: map[int64]bool{}}
+		kickCh: make(chan struct{}, 1), tickCh: make(chan struct{}, 1), armed: map[int64]armedJob{}, inflight: map[int64]bool{},
+		retry: map[int64]retryAt{}}
 	if s.clock == nil {
 		s.clock = o.Service.clock
 	}
@@ -117,7 +147,7 @@ func (s *Scheduler) Start(ctx context.Context) error {
 		gocron.WithSingletonMode(gocron.LimitModeReschedule)); err != nil {
 		return fmt.Errorf("reminders: rescan job: %w", err)
 	}
-	s.svc.OnChange(s.Kick)
+	s.svc.OnChange(s.rescan)
 	s.scan(ctx, true)
 	s.cron.Start()
 	s.done = make(chan struct{})
@@ -125,9 +155,20 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	return nil
 }
 
-// Kick asks for a full rescan now (non-blocking): the service calls it
-// after every change in this process.
+// Kick tries the reminders put off by ErrNotReady now (the Discord bot
+// just became ready) and rescans (non-blocking). Reminders waiting for a
+// retry after a failure keep their backoff. Safe to call at any time, also
+// before Start or after Stop.
 func (s *Scheduler) Kick() {
+	s.mu.Lock()
+	s.wakeUp = true
+	s.mu.Unlock()
+	s.rescan()
+}
+
+// rescan asks for a full rescan now (non-blocking): the service calls it
+// after every change in this process.
+func (s *Scheduler) rescan() {
 	select {
 	case s.kickCh <- struct{}{}:
 	default:
@@ -191,6 +232,7 @@ func (s *Scheduler) fingerprint(ctx context.Context) (fingerprint, error) {
 // changed since the last scan.
 func (s *Scheduler) scan(ctx context.Context, force bool) {
 	now := s.clock.Now()
+	s.wake()
 	s.fireMissed(ctx, now)
 	fp, err := s.fingerprint(ctx)
 	if err != nil {
@@ -234,14 +276,95 @@ func (s *Scheduler) scan(ctx context.Context, force bool) {
 			delete(s.armed, id)
 		}
 	}
+	for id := range s.retry {
+		if !seen[id] {
+			delete(s.retry, id)
+		}
+	}
 	s.mu.Unlock()
 }
 
-// arm adds r's one-time job at its due time (at once when it is past).
+// wake, after a Kick, drops the ErrNotReady put-offs and their jobs, so the
+// scan that follows arms those reminders at their due time (at once).
+func (s *Scheduler) wake() {
+	s.mu.Lock()
+	if !s.wakeUp {
+		s.mu.Unlock()
+		return
+	}
+	s.wakeUp = false
+	var jobs []uuid.UUID
+	for id, rt := range s.retry {
+		if !rt.notReady {
+			continue
+		}
+		delete(s.retry, id)
+		if a, ok := s.armed[id]; ok {
+			jobs = append(jobs, a.job)
+			delete(s.armed, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, j := range jobs {
+		_ = s.cron.RemoveJob(j)
+	}
+}
+
+// putOff defers the delivery of reminder id due at due until at: its job
+// is dropped and the rescan it asks for arms it at at. fire refuses it
+// before then, so no stray job can deliver it early or in a loop.
+func (s *Scheduler) putOff(id int64, due, at time.Time, notReady bool) {
+	s.mu.Lock()
+	s.retry[id] = retryAt{due: due, at: at, notReady: notReady}
+	a, armed := s.armed[id]
+	delete(s.armed, id)
+	s.mu.Unlock()
+	if armed {
+		_ = s.cron.RemoveJob(a.job)
+	}
+	s.rescan()
+}
+
+// heldUntil returns when a put-off delivery of id due at due may run, and
+// true while that is after now. A put-off for another due time (snoozed,
+// edited, moved to the next occurrence) is stale and dropped.
+func (s *Scheduler) heldUntil(id int64, due, now time.Time) (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt, ok := s.retry[id]
+	if !ok {
+		return time.Time{}, false
+	}
+	if !rt.due.Equal(due) {
+		delete(s.retry, id)
+		return time.Time{}, false
+	}
+	return rt.at, now.Before(rt.at)
+}
+
+// backoff is the wait after the n-th failed delivery (n ≥ 1): RetryBackoff
+// doubled n-1 times.
+func backoff(n int) time.Duration {
+	if n < 1 {
+		n = 1
+	}
+	return RetryBackoff << (n - 1)
+}
+
+// retries reports whether a failed delivery of r is tried again (not a
+// desktop reminder: those fail at once, as they always did).
+func retries(r Reminder) bool { return r.Origin != OriginDesktop && r.Origin != "" }
+
+// arm adds r's one-time job at its due time, or at the retry time of a
+// put-off delivery (at once when that is past).
 func (s *Scheduler) arm(ctx context.Context, r Reminder) {
 	id, due := r.ID, r.DueAt
-	def := gocron.OneTimeJob(gocron.OneTimeJobStartDateTime(due))
-	if !due.After(s.clock.Now()) {
+	at := due
+	if until, held := s.heldUntil(id, due, s.clock.Now()); held {
+		at = until
+	}
+	def := gocron.OneTimeJob(gocron.OneTimeJobStartDateTime(at))
+	if !at.After(s.clock.Now()) {
 		def = gocron.OneTimeJob(gocron.OneTimeJobStartImmediately())
 	}
 	// WithLimitedRuns(1): gocron drops the job once it has run.
@@ -260,7 +383,7 @@ func (s *Scheduler) arm(ctx context.Context, r Reminder) {
 		return
 	}
 	s.mu.Lock()
-	s.armed[id] = armedJob{job: job.ID(), due: due}
+	s.armed[id] = armedJob{job: job.ID(), due: due, at: at}
 	s.mu.Unlock()
 }
 
@@ -272,7 +395,14 @@ func (s *Scheduler) fireMissed(ctx context.Context, now time.Time) {
 		due time.Time
 	}
 	for id, a := range s.armed {
-		if now.Sub(a.due) > missedAfter && !s.inflight[id] {
+		at := a.at
+		if rt, ok := s.retry[id]; ok && rt.due.Equal(a.due) && rt.at.After(at) {
+			at = rt.at
+		}
+		if at.Before(a.due) {
+			at = a.due
+		}
+		if now.Sub(at) > missedAfter && !s.inflight[id] {
 			missed = append(missed, struct {
 				id  int64
 				due time.Time
@@ -290,6 +420,9 @@ func (s *Scheduler) fireMissed(ctx context.Context, now time.Time) {
 // moves to its next occurrence) or failed. Concurrent fires of one
 // reminder deliver once.
 func (s *Scheduler) fire(ctx context.Context, id int64, due time.Time, late bool) {
+	if _, held := s.heldUntil(id, due, s.clock.Now()); held {
+		return // put off (ErrNotReady, backoff): its job at the retry time fires it
+	}
 	s.mu.Lock()
 	if s.inflight[id] || ctx.Err() != nil {
 		s.mu.Unlock()
@@ -318,6 +451,12 @@ func (s *Scheduler) deliver(ctx context.Context, id int64, due time.Time, late b
 		late = true
 	}
 	nerr := s.notifier.Notify(ctx, Notification{Reminder: r, Late: late})
+	if errors.Is(nerr, ErrNotReady) {
+		// Not a failure: it stays due until Kick or NotReadyRetry.
+		s.log.Debug("reminders: delivery channel not ready", "id", id, "origin", r.Origin, "err", nerr)
+		s.putOff(id, due, now.Add(NotReadyRetry), true)
+		return
+	}
 	if d := asDegraded(nerr); d != nil {
 		// Shown in part (the window, no desktop notification): delivered, with why.
 		s.log.Info("reminders: delivered in part", "id", id, "note", d.Note, "err", d.Err)
@@ -326,8 +465,18 @@ func (s *Scheduler) deliver(ctx context.Context, id int64, due time.Time, late b
 		}
 		return
 	}
+	if nerr != nil && retries(r) && r.Attempts+1 < MaxAttempts {
+		wait := backoff(r.Attempts + 1)
+		s.log.Warn("reminders: delivery failed, will retry", "id", id, "attempt", r.Attempts+1, "retryIn", wait, "err", nerr)
+		// Put off first: the change MarkRetry announces must not re-arm it at its due time.
+		s.putOff(id, due, now.Add(wait), false)
+		if _, err := s.svc.MarkRetry(ctx, id, due, nerr); err != nil {
+			s.log.Warn("reminders: mark retry", "id", id, "err", err)
+		}
+		return
+	}
 	if nerr != nil {
-		s.log.Warn("reminders: delivery failed", "id", id, "err", nerr)
+		s.log.Warn("reminders: delivery failed", "id", id, "attempts", r.Attempts+1, "err", nerr)
 		if _, err := s.svc.MarkFailed(ctx, id, due, nerr); err != nil {
 			s.log.Warn("reminders: mark failed", "id", id, "err", err)
 		}
