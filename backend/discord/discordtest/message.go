@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -195,8 +196,7 @@ func (s *Server) postMessage(r *http.Request, channelID string, body json.RawMes
 }
 
 func isMultipart(r *http.Request) bool {
-	ct := r.Header.Get("Content-Type")
-	return len(ct) >= 10 && ct[:10] == "multipart/"
+	return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/")
 }
 
 // executeWebhook answers POST /webhooks/{id}/{token}: 204, or the message with ?wait=true.
