@@ -255,7 +255,10 @@ func (a *App) startReminders(ctx context.Context, c *core.Core) {
 	})
 	// The tray's "Pause notifications for 1 hour" (tray.go) skips only the pop-up.
 	popup := reminders.UnlessPaused(desk, a.NotificationPause())
-	if err := c.StartReminders(ctx, desknotify.Fanout{Desktop: popup, Window: window}); err != nil {
+	// Reminders set from Discord go to the bot (nil until it is plugged in:
+	// they wait, reminders.ErrNotReady, and go out on c.KickReminders()).
+	route := reminders.RouteNotifier{Desktop: desknotify.Fanout{Desktop: popup, Window: window}, Discord: nil}
+	if err := c.StartReminders(ctx, route); err != nil {
 		c.Log.Warn("reminders scheduler", "err", err)
 	}
 }
