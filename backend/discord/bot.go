@@ -394,6 +394,9 @@ func (b *Bot) open(token string) (*discordgo.Session, error) {
 		s.ShouldReconnectOnError = false // the loop reconnects (and knows a bad token)
 		s.ShouldReconnectVoiceOnSessionError = false
 		s.LogLevel = discordgo.LogWarning
+		// Handlers run in the gateway's goroutine, in order, so a channel's
+		// mentions queue in the order they were sent (the handlers only queue).
+		s.SyncEvents = true
 		s.AddHandler(b.onMessageCreate)
 		s.AddHandler(func(s *discordgo.Session, _ *discordgo.Disconnect) {
 			b.mu.Lock()
