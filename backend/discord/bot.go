@@ -159,6 +159,7 @@ func New(o Options) (*Bot, error) {
 	if o.APIBase == "" {
 		o.APIBase = os.Getenv("PLAYCHAT_DISCORD_API")
 	}
+	routeDiscordgoLog(o.Log)
 	b := &Bot{o: o, log: o.Log, clock: o.Clock, token: strings.TrimSpace(o.Token),
 		wake: make(chan struct{}, 1), dropped: make(chan struct{}, 1), queues: map[string]*channelQueue{}}
 	b.status = Status{State: StateOff, Since: o.Clock.Now()}
