@@ -67,7 +67,7 @@ export interface SettingsUpdate {
  * A stored message. `tools` is the activity of the tool calls that produced
  * a reply (null or missing for messages stored before tools existed).
  */
-export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' | 'parentId' | 'sources'> {
+export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' | 'parentId' | 'sources' | 'tags'> {
   /** The message this one follows in the session's tree (0 or absent for a first message). */
   parentId?: number
   tools?: ToolActivity[] | null
@@ -75,6 +75,8 @@ export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' |
   sources?: Source[] | null
   /** `error` with its code and params (absent for replies stored before codes existed). */
   errorInfo?: ErrorInfo | null
+  /** The automatic tags (absent or [] until the message is tagged; "tags:updated" brings them). */
+  tags?: string[] | null
 }
 export interface TurnStart extends Omit<Data<app.TurnStart>, 'userMessage'> {
   userMessage: Message

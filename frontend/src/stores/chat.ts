@@ -304,9 +304,15 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
+  /** Shows a message's tags once the background tagger stored them ("tags:updated"). */
+  function applyTags(sessionId: string, messageId: number, tags: string[]) {
+    if (sessionId !== sessions.currentId || !stored.value.some((m) => m.id === messageId)) return
+    stored.value = stored.value.map((m) => (m.id === messageId ? { ...m, tags: [...tags] } : m))
+  }
+
   return {
     stored, loading, turns, lastError, notesVersion,
     currentTurn, isStreaming, messages,
-    loadMessages, send, launch, stop,
+    loadMessages, send, launch, stop, applyTags,
   }
 })

@@ -29,7 +29,8 @@ export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
     sameTools(a.tools, b.tools) &&
     a.sources.length === 0 &&
     b.sources.length === 0 &&
-    (a.siblingIds ?? []).join() === (b.siblingIds ?? []).join()
+    (a.siblingIds ?? []).join() === (b.siblingIds ?? []).join() &&
+    (a.tags ?? []).join('\n') === (b.tags ?? []).join('\n')
   )
 }
 
