@@ -112,6 +112,9 @@ const (
 	MaxBackoff = 5 * time.Minute
 )
 
+// stopWait bounds how long Stop waits for a connection attempt in flight.
+const stopWait = 10 * time.Second
+
 // Intents are the gateway intents the bot asks for: guild and direct
 // messages, and their content (Message Content is privileged: it must be
 // switched on in the Developer Portal, else Discord closes with 4014).
@@ -199,7 +202,15 @@ func (b *Bot) Stop() error {
 		return nil
 	}
 	cancel()
-	<-done
+	hung := false
+	select {
+	case <-done:
+	case <-time.After(stopWait):
+		hung = true
+		// Open does not watch a context: a gateway that accepted the
+		// socket but never says HELLO would hold Stop for ever.
+		b.log.Warn("discord: the connection attempt did not end; stopping anyway")
+	}
 	b.qmu.Lock()
 	b.stopped = true
 	b.qmu.Unlock()
@@ -211,7 +222,10 @@ func (b *Bot) Stop() error {
 	b.restore = nil
 	b.mu.Unlock()
 	var err error
-	if sess != nil {
+	switch {
+	case sess != nil && hung:
+		go sess.Close() // waits for the attempt's lock
+	case sess != nil:
 		err = sess.Close()
 	}
 	if restore != nil {
@@ -316,6 +330,9 @@ func (b *Bot) loop(ctx context.Context, done chan struct{}) {
 		}
 		b.setStatus(Status{State: StateConnecting})
 		sess, err := b.open(token)
+		if ctx.Err() != nil {
+			return // stopped while connecting; Stop closes the session
+		}
 		if err == nil {
 			failures = 0
 			b.connected(sess)
