@@ -454,3 +454,24 @@ func TestChannelPosterPostsWithoutPings(t *testing.T) {
 		t.Fatalf("a scheduled post pings %+v", call.Pings())
 	}
 }
+
+// A reminder asked for without a keyword (the chat branch) is still the
+// Discord user's: every Discord turn carries the requester, so the tools
+// never act on the desktop's reminders.
+func TestAnOrdinaryTurnAlsoCarriesTheRequester(t *testing.T) {
+	r := newRig(t, "", discordtest.Options{})
+	waitState(t, r.bot, discord.StateConnected)
+	due := time.Now().Add(48 * time.Hour).Format("2006-01-02T15:04")
+	b, _ := json.Marshal(map[string]any{"index": 0, "id": "c1", "type": "function",
+		"function": map[string]any{"name": "create_reminder", "arguments": `{"content":"牛乳","due":"` + due + `"}`}})
+	r.llm.Enqueue(llmtest.Response{ToolCallChunks: []string{string(b)}}, llmtest.Text("了解です。", 1))
+	r.mention("明後日に牛乳のこと教えて")
+	r.waitPosts(t, discordtest.DefaultChannelID, 1)
+	if m := r.llm.ChatRequests()[0].Model; m != "fake-model" {
+		t.Fatalf("model = %q, want DEFAULT_MODEL's (not the reminder branch)", m)
+	}
+	rs, err := r.core.Reminders.List(context.Background(), reminders.ListOptions{})
+	if err != nil || len(rs) != 1 || rs[0].Origin != reminders.OriginDiscord || rs[0].UserID != discordtest.DefaultAuthorID {
+		t.Fatalf("reminders = %+v, %v", rs, err)
+	}
+}

@@ -32,6 +32,8 @@ const (
 	smallTalkPointer = "雑談なら『どうでもいいTips』がおすすめです。ひとつどうぞ："
 	// noTipReply is the small-talk reply when no tip could be written.
 	noTipReply = "雑談なら『どうでもいいTips』がおすすめです（いまは Tips を用意できませんでした"
+	// emptyReply stands in for a model reply with no text.
+	emptyReply = "（返答が空でした。言い方を変えてもう一度どうぞ）"
 	// noForecast tells the model the forecast is missing.
 	noForecast = "明日の天気予報は取得できませんでした"
 )
@@ -144,7 +146,7 @@ func (b *Bot) handle(j job) {
 	var err error
 	switch branch {
 	case BranchReminder:
-		out, err = b.turn(ctx, m, text, b.reminderModel(), nil, true)
+		out, err = b.turn(ctx, m, text, b.reminderModel(), nil)
 	case BranchSmallTalk:
 		out = b.smallTalk(ctx, text)
 	case BranchWeather:
@@ -157,12 +159,15 @@ func (b *Bot) handle(j job) {
 		} else {
 			extra = "気象庁の明日の予報（これに基づいて答えてください）:\n" + fc
 		}
-		out, err = b.turn(ctx, m, text, "", []string{extra}, false)
+		out, err = b.turn(ctx, m, text, "", []string{extra})
 	default:
-		out, err = b.turn(ctx, m, text, "", nil, false)
+		out, err = b.turn(ctx, m, text, "", nil)
 	}
 	if ctx.Err() != nil {
 		return // stopped: nothing more is posted
+	}
+	if err == nil && strings.TrimSpace(out) == "" {
+		out = emptyReply
 	}
 	if err != nil {
 		b.log.Warn("discord: reply failed", "channel", m.ChannelID, "branch", branch, "err", err)
@@ -239,18 +244,18 @@ func (c *textCollector) String() string {
 // turn runs one chat turn in the channel's session and returns the reply
 // text (possibly partial) and the turn's error. model "" keeps the
 // session's model; a model given for this turn only (the reminder model)
-// is put back afterwards so the channel's chat keeps its own. The
-// requester goes to the tools when withRequester.
-func (b *Bot) turn(ctx context.Context, m *discordgo.MessageCreate, text, model string, extra []string, withRequester bool) (string, error) {
+// is put back afterwards so the channel's chat keeps its own. Every turn
+// carries the requester, so the tools scope to that Discord user (a
+// reminder set in any branch is theirs and delivered in the channel;
+// list_reminders never shows the desktop's).
+func (b *Bot) turn(ctx context.Context, m *discordgo.MessageCreate, text, model string, extra []string) (string, error) {
 	sess, err := b.sessionFor(ctx, m)
 	if err != nil {
 		return "", err
 	}
-	req := chat.TurnRequest{SessionID: sess.ID, Text: text, Model: model, ExtraSystem: extra}
-	if withRequester {
-		req.Requester = &tools.Requester{Origin: "discord", ChannelID: m.ChannelID, UserID: m.Author.ID,
-			UserName: displayName(m.Author, m.Member)}
-	}
+	req := chat.TurnRequest{SessionID: sess.ID, Text: text, Model: model, ExtraSystem: extra,
+		Requester: &tools.Requester{Origin: "discord", ChannelID: m.ChannelID, UserID: m.Author.ID,
+			UserName: displayName(m.Author, m.Member)}}
 	col := &textCollector{}
 	t, err := b.o.Chat.Start(ctx, req, col)
 	if err != nil {
