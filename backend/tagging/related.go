@@ -28,6 +28,9 @@ func (s *Service) RelatedTag(ctx context.Context, text string) (string, error) {
 			return "", err
 		}
 	}
+	if err := s.ensurePool(ctx); err != nil {
+		return "", err
+	}
 	pool := s.pool.Words()
 	tagged, err := s.db.RecentTaggedMessages(ctx, relatedScan)
 	if err != nil {

@@ -120,6 +120,9 @@ type Service struct {
 	maxWait  time.Duration
 	now      func() time.Time
 
+	seedMu sync.Mutex
+	seeded bool // the pool was re-seeded since start
+
 	mu      sync.Mutex
 	queue   []item
 	queued  map[string]bool
@@ -166,10 +169,10 @@ func (s *Service) OnTags(fn func(Update)) {
 	s.mu.Unlock()
 }
 
-// Start runs the worker until ctx ends or Stop: it first re-seeds the word
-// pool from the newest messages and queues the newest untagged messages
-// and memories (Options.Backlog), then tags what Enqueue hands it. A
-// second Start does nothing.
+// Start runs the worker until ctx ends or Stop: it first queues the newest
+// untagged messages and memories (Options.Backlog), then tags what Enqueue
+// hands it and feeds the word pool (re-seeded from the newest messages
+// when first needed). A second Start does nothing.
 func (s *Service) Start(ctx context.Context) {
 	s.mu.Lock()
 	if s.started {
@@ -224,6 +227,13 @@ func (s *Service) Pending() int {
 
 func (s *Service) pushLocked(it item) {
 	if s.queued[it.key()] {
+		if !it.fed { // a new message also queued as backlog: it still feeds the pool
+			for i := range s.queue {
+				if s.queue[i].key() == it.key() {
+					s.queue[i].fed = false
+				}
+			}
+		}
 		return
 	}
 	s.queued[it.key()] = true
@@ -304,11 +314,24 @@ func (s *Service) work(ctx context.Context) {
 	}
 }
 
-// startup re-seeds the word pool and queues the backlog.
-func (s *Service) startup(ctx context.Context) {
-	if err := s.pool.Reseed(ctx, s.db); err != nil && ctx.Err() == nil {
-		s.log.Warn("word pool: reseed failed", "err", err)
+// ensurePool re-seeds the word pool from the newest messages the first
+// time it is needed (a new message to feed, RelatedTag); a failure is
+// tried again next time. Its errors are Reseed's.
+func (s *Service) ensurePool(ctx context.Context) error {
+	s.seedMu.Lock()
+	defer s.seedMu.Unlock()
+	if s.seeded {
+		return nil
 	}
+	if err := s.pool.Reseed(ctx, s.db); err != nil {
+		return err
+	}
+	s.seeded = true
+	return nil
+}
+
+// startup queues the backlog.
+func (s *Service) startup(ctx context.Context) {
 	if s.backlog < 0 {
 		return
 	}
@@ -322,7 +345,7 @@ func (s *Service) startup(ctx context.Context) {
 	}
 	s.mu.Lock()
 	for _, m := range ms {
-		s.pushLocked(item{kind: kindMessage, id: m.ID, sessionID: m.SessionID, fed: true}) // reseed fed them
+		s.pushLocked(item{kind: kindMessage, id: m.ID, sessionID: m.SessionID, fed: true}) // old: only a reseed reads them
 	}
 	for _, m := range mems {
 		s.pushLocked(item{kind: kindMemory, id: m.ID, sessionID: m.SessionID})
@@ -383,7 +406,11 @@ func (s *Service) process(ctx context.Context, it *item) error {
 	}
 	if !it.fed {
 		it.fed = true
-		if err := s.pool.Feed(m.Content); err != nil {
+		err := s.ensurePool(ctx)
+		if err == nil {
+			err = s.pool.FeedMessage(m)
+		}
+		if err != nil && ctx.Err() == nil {
 			s.log.Warn("word pool: feed failed", "err", err)
 		}
 	}

@@ -207,7 +207,8 @@ func TestUntaggedMessagesAreFoundAtStartAndRetriedAfterAFailure(t *testing.T) {
 }
 
 // With AUTO_TAGS off nothing is asked of the model, but the word pool is
-// still fed.
+// still fed: re-seeded when first needed (the new message among the
+// newest ones, so not counted twice).
 func TestDisabledTaggingSendsNothingButFeedsThePool(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -217,14 +218,26 @@ func TestDisabledTaggingSendsNothingButFeedsThePool(t *testing.T) {
 		t.Fatal(err)
 	}
 	tagger := f.service(t, Options{Backlog: -1, Settings: func() Settings { return Settings{} }})
-	eventually(t, "the pool to be re-seeded", func() bool { return tagger.Pool().Len() > 0 })
-	before := tagger.Pool().Len()
+	if tagger.Pool().Len() != 0 {
+		t.Fatal("the pool was seeded at start; want it seeded when first needed")
+	}
 	tagger.Enqueue(sess.ID, []int64{m.ID})
 	eventually(t, "the queue to drain and the pool fed", func() bool {
-		return tagger.Pending() == 0 && tagger.Pool().Len() > before
+		return tagger.Pending() == 0 && tagger.Pool().Len() > 0
 	})
+	tagger.Stop() // waits for the item being handled
+	if got := tagger.Pool().Words(); !reflect.DeepEqual(got, []string{"富士山"}) {
+		t.Fatalf("pool = %q, want [富士山] once", got)
+	}
 	if n := len(f.srv.TagRequests()); n != 0 {
 		t.Fatalf("tag requests with AUTO_TAGS off = %d, want 0", n)
+	}
+	// A message after the seed is fed on its own.
+	if err := tagger.Pool().FeedMessage(store.Message{ID: m.ID + 1, Content: "富士山の天気"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tagger.Pool().Words(); !reflect.DeepEqual(got, []string{"富士山", "富士山", "天気"}) {
+		t.Fatalf("pool after a newer message = %q", got)
 	}
 }
 

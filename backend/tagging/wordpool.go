@@ -15,13 +15,16 @@ const PoolSize = 200
 
 // WordPool holds the most recent nouns of the conversation (jatext.Nouns,
 // kagome with the shared IPA dictionary) in memory, oldest dropped first.
-// It is never stored: Reseed rebuilds it from the newest messages at start.
+// It is never stored: Reseed rebuilds it from the newest messages (the
+// Service does so when the pool is first needed after start, not at
+// start-up: the dictionary costs 0.5 s and 90 MiB to load, see jatext).
 // Safe for concurrent use.
 type WordPool struct {
 	mu    sync.Mutex
 	words []string // ring buffer of at most size words
 	next  int      // where the next word goes once the ring is full
 	size  int
+	upTo  int64 // the newest message id Reseed read (FeedMessage skips those)
 }
 
 // NewWordPool returns an empty pool keeping the last size nouns (size ≤ 0
@@ -57,6 +60,18 @@ func (p *WordPool) Feed(text string) error {
 	return nil
 }
 
+// FeedMessage adds the nouns of m unless the last Reseed already read it.
+// Its only error is the dictionary's.
+func (p *WordPool) FeedMessage(m store.Message) error {
+	p.mu.Lock()
+	seen := m.ID <= p.upTo
+	p.mu.Unlock()
+	if seen {
+		return nil
+	}
+	return p.Feed(m.Content)
+}
+
 // Words returns the pool's nouns, oldest first (repeats kept: a word said
 // often counts more).
 func (p *WordPool) Words() []string {
@@ -85,7 +100,10 @@ func (p *WordPool) Reseed(ctx context.Context, db *store.DB) error {
 		return err
 	}
 	p.mu.Lock()
-	p.words, p.next = nil, 0
+	p.words, p.next, p.upTo = nil, 0, 0
+	if len(ms) > 0 {
+		p.upTo = ms[0].ID
+	}
 	p.mu.Unlock()
 	for i := len(ms) - 1; i >= 0; i-- {
 		if err := ctx.Err(); err != nil {
