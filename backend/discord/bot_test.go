@@ -427,7 +427,7 @@ func TestNotifyMentionsOnlyTheRequesterAndFailsOnADeletedChannel(t *testing.T) {
 	}
 }
 
-func TestNotifyWhileStoppedIsNotReady(t *testing.T) {
+func TestNotifyWhileStoppedIsNotReadyAndStartReconnects(t *testing.T) {
 	r := newRig(t, "", discordtest.Options{})
 	waitState(t, r.bot, discord.StateConnected)
 	if err := r.bot.Stop(); err != nil {
@@ -439,6 +439,16 @@ func TestNotifyWhileStoppedIsNotReady(t *testing.T) {
 	err := r.bot.Notify(context.Background(), reminders.Notification{Reminder: reminders.Reminder{ID: 1, ChannelID: "4000", UserID: "2000", Content: "x"}})
 	if !errors.Is(err, reminders.ErrNotReady) || apperr.CodeOf(err) != apperr.DiscordNotConnected {
 		t.Fatalf("Notify while stopped: %v", err)
+	}
+	// Switched on again (Settings), it connects and answers.
+	if err := r.bot.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, r.bot, discord.StateConnected)
+	r.llm.Enqueue(llmtest.Text("おかえり", 1))
+	r.mention("ただいま")
+	if post := decode(t, r.waitPosts(t, discordtest.DefaultChannelID, 1)[0]); post.Content != "おかえり" {
+		t.Fatalf("reply after a restart = %q", post.Content)
 	}
 }
 
@@ -473,5 +483,29 @@ func TestAnOrdinaryTurnAlsoCarriesTheRequester(t *testing.T) {
 	rs, err := r.core.Reminders.List(context.Background(), reminders.ListOptions{})
 	if err != nil || len(rs) != 1 || rs[0].Origin != reminders.OriginDiscord || rs[0].UserID != discordtest.DefaultAuthorID {
 		t.Fatalf("reminders = %+v, %v", rs, err)
+	}
+}
+
+// Two mentions in a row in one channel run one after the other: the second
+// turn's request already carries the first reply as history.
+func TestMentionsOfAChannelRunOneAtATime(t *testing.T) {
+	r := newRig(t, "", discordtest.Options{})
+	waitState(t, r.bot, discord.StateConnected)
+	r.llm.Enqueue(llmtest.Text("一つ目の返事", 3), llmtest.Text("二つ目の返事", 1))
+	r.mention("一つ目")
+	r.mention("二つ目")
+	calls := r.waitPosts(t, discordtest.DefaultChannelID, 2)
+	if a, b := decode(t, calls[0]).Content, decode(t, calls[1]).Content; a != "一つ目の返事" || b != "二つ目の返事" {
+		t.Fatalf("replies = %q, %q", a, b)
+	}
+	reqs := r.llm.ChatRequests()
+	found := false
+	for _, m := range reqs[1].Messages {
+		if m.Role == "assistant" && m.Content == "一つ目の返事" {
+			found = true
+		}
+	}
+	if !found || reqs[1].LastUserMessage() != "二つ目" {
+		t.Fatalf("the second turn did not follow the first: %+v", reqs[1].Messages)
 	}
 }
