@@ -97,6 +97,11 @@ type Options struct {
 	Log *slog.Logger
 	// Clock times the backoff and Status.Since (nil: the real clock).
 	Clock clockwork.Clock
+	// OnSessionChange, when set, is called with the session id when a
+	// Discord turn has stored the user's message (the session may be new)
+	// and again when it has stored the reply, so the window can refresh its
+	// chat list and the open chat. It must not block.
+	OnSessionChange func(sessionID string)
 	// APIBase points discordgo at a fake Discord (discordtest.PointAt) when
 	// not "". "" reads PLAYCHAT_DISCORD_API (tests and e2e only).
 	APIBase string

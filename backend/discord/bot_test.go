@@ -40,11 +40,12 @@ func (f *fakeTips) Tip(_ context.Context, hint string) (string, error) {
 }
 
 type rig struct {
-	dc   *discordtest.Server
-	llm  *llmtest.Server
-	core *core.Core
-	bot  *discord.Bot
-	tips *fakeTips
+	changes *changes
+	dc      *discordtest.Server
+	llm     *llmtest.Server
+	core    *core.Core
+	bot     *discord.Bot
+	tips    *fakeTips
 }
 
 func noSleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
@@ -68,8 +69,9 @@ func newRig(t *testing.T, token string, dopts discordtest.Options, llmOpts ...ll
 		token = discordtest.DefaultToken
 	}
 	tips := &fakeTips{}
+	ch := &changes{}
 	bot, err := discord.New(discord.Options{Token: token, DB: c.DB, Chat: c.Chat, Reminders: c.Reminders, Config: c.Config,
-		Weather: fakeForecast{"明日の東京は晴れ、最高気温 18℃。洗濯指数 5。"}, Tips: tips, APIBase: dc.URL})
+		Weather: fakeForecast{"明日の東京は晴れ、最高気温 18℃。洗濯指数 5。"}, Tips: tips, APIBase: dc.URL, OnSessionChange: ch.add})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +79,27 @@ func newRig(t *testing.T, token string, dopts discordtest.Options, llmOpts ...ll
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bot.Stop() })
-	return &rig{dc: dc, llm: srv, core: c, bot: bot, tips: tips}
+	return &rig{dc: dc, llm: srv, core: c, bot: bot, tips: tips, changes: ch}
+}
+
+// changes records OnSessionChange calls.
+type changes struct {
+	mu  sync.Mutex
+	ids []string
+}
+
+func (c *changes) add(id string) { c.mu.Lock(); c.ids = append(c.ids, id); c.mu.Unlock() }
+
+func (c *changes) count(id string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, x := range c.ids {
+		if x == id {
+			n++
+		}
+	}
+	return n
 }
 
 // waitState polls the bot's status until it is st.
@@ -177,6 +199,10 @@ func TestAMentionIsAnsweredThroughTheChatPipelineInTheChannelsSession(t *testing
 	sess, err := r.core.DB.GetSession(ctx, ch.SessionID)
 	if err != nil || sess.Title != "Discord #channel-"+discordtest.DefaultChannelID {
 		t.Fatalf("session = %+v, %v", sess, err)
+	}
+	// The window heard of the session when the message and the reply were stored.
+	if n := r.changes.count(sess.ID); n != 2 {
+		t.Fatalf("OnSessionChange(%s) called %d times, want 2", sess.ID, n)
 	}
 	r.llm.Enqueue(llmtest.Text("二つ目の返事", 1))
 	r.mention("二つ目")

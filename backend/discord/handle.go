@@ -261,6 +261,8 @@ func (b *Bot) turn(ctx context.Context, m *discordgo.MessageCreate, text, model 
 	if err != nil {
 		return "", err
 	}
+	b.sessionChanged(sess.ID)
+	defer b.sessionChanged(sess.ID)
 	if model != "" && model != sess.Model {
 		defer func() {
 			if _, err := b.o.DB.SetSessionModel(context.WithoutCancel(ctx), sess.ID, sess.Model); err != nil {
@@ -365,5 +367,12 @@ func (b *Bot) reply(ctx context.Context, m *discordgo.MessageCreate, text string
 	ref := &discordgo.MessageReference{MessageID: m.ID, ChannelID: m.ChannelID, GuildID: m.GuildID, FailIfNotExists: &no}
 	if err := b.send(ctx, m.ChannelID, text, ref, []string{m.Author.ID}); err != nil {
 		b.log.Warn("discord: could not post the reply", "channel", m.ChannelID, "err", err)
+	}
+}
+
+// sessionChanged calls Options.OnSessionChange.
+func (b *Bot) sessionChanged(id string) {
+	if b.o.OnSessionChange != nil {
+		b.o.OnSessionChange(id)
 	}
 }
