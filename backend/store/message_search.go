@@ -176,15 +176,16 @@ func (d *DB) IndexPendingMessages(ctx context.Context) (int, error) {
 // SearchMessages finds the messages of every session (or of q.SessionID)
 // that hold every word of q.Text, the most recently stored first, with an excerpt around the
 // matches. A word starting with '#' ("#天気") is a tag: hits carry every
-// such tag (message_tags, case-insensitive for Latin letters), and a query
-// of tags only lists the tagged messages, newest first. Queued messages are
+// such tag (message_tags, case-insensitive for Latin letters; a last tag
+// still being typed as a prefix), and a query of tags only lists the
+// tagged messages, newest first. Queued messages are
 // indexed first. It returns ErrEmptySearch for a query without a word or
 // tag, and the database's or dictionary's errors.
 func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit, error) {
 	if utf8.RuneCountInString(q.Text) > MaxSearchQueryRunes {
 		return nil, fmt.Errorf("the search is longer than %d characters", MaxSearchQueryRunes)
 	}
-	text, tags := splitTagQuery(q.Text) // "#tag" words filter by tag (tags.go)
+	text, tags, typing := splitTagQuery(q.Text) // "#tag" words filter by tag (tags.go)
 	expr, forms, err := searchExpr(text)
 	if err != nil {
 		return nil, err
@@ -224,8 +225,8 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 			Join("JOIN sessions AS s ON s.id = m.session_id")
 		order = "m.id DESC"
 	}
-	for _, tag := range tags {
-		sel = sel.Where("m.id IN (SELECT message_id FROM message_tags WHERE tag = ? COLLATE NOCASE)", tag)
+	for i, tag := range tags {
+		sel = tagFilter(sel, tag, typing && i == len(tags)-1)
 	}
 	if q.SessionID != "" && expr == "" {
 		sel = sel.Where("m.session_id = ?", q.SessionID)

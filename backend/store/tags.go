@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/uptrace/bun"
 	"golang.org/x/text/unicode/norm"
@@ -118,24 +119,40 @@ func (d *DB) RecentTaggedMessages(ctx context.Context, limit int) ([]TaggedMessa
 // whitespace-separated word that starts with '#' (or the full-width '＃')
 // is a tag the hits must carry (compared case-insensitively for Latin
 // letters); the rest is the text to look for. "#" alone is dropped.
-func splitTagQuery(text string) (rest string, tags []string) {
+// typing is true when the query ends in a tag still being typed (no space
+// after it): that tag matches as a prefix ("#京" finds 京都), as a last
+// Latin word does.
+func splitTagQuery(text string) (rest string, tags []string, typing bool) {
 	var words []string
 	for _, w := range strings.Fields(text) {
 		n := norm.NFKC.String(w)
 		if strings.HasPrefix(n, "#") {
 			if t := strings.TrimLeft(n, "#"); t != "" {
 				tags = append(tags, t)
+				typing = true
 			}
 			continue
 		}
 		words = append(words, w)
+		typing = false
 	}
 	if len(tags) == 0 {
-		return text, nil
+		return text, nil, false
 	}
+	typing = typing && strings.TrimRightFunc(text, unicode.IsSpace) == text
 	rest = strings.Join(words, " ")
-	if len(words) > 0 && strings.TrimRight(text, " \t\r\n\u3000") != text {
+	if len(words) > 0 && strings.TrimRightFunc(text, unicode.IsSpace) != text {
 		rest += " " // the last word is complete: no prefix match
 	}
-	return rest, tags
+	return rest, tags, typing
+}
+
+// tagFilter is the condition "the message carries tag" (the prefix tag
+// being typed when prefix): a range over the case-insensitive tag index.
+func tagFilter(sel *bun.SelectQuery, tag string, prefix bool) *bun.SelectQuery {
+	if !prefix {
+		return sel.Where("m.id IN (SELECT message_id FROM message_tags WHERE tag = ? COLLATE NOCASE)", tag)
+	}
+	return sel.Where("m.id IN (SELECT message_id FROM message_tags WHERE tag >= ? COLLATE NOCASE AND tag < ? COLLATE NOCASE)",
+		tag, tag+"\U0010FFFF")
 }

@@ -125,8 +125,8 @@ func TestUntaggedMessagesAreNewestFirstAndSkipTaggedAndEmpty(t *testing.T) {
 }
 
 // "#tag" in a search filters by tag: alone it lists the tagged messages,
-// with text it narrows the text's hits; Latin tags match in any case and a
-// full-width ＃ counts.
+// with text it narrows the text's hits; Latin tags match in any case, a
+// full-width ＃ counts, and a last tag still being typed is a prefix.
 func TestSearchByTag(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
@@ -165,6 +165,15 @@ func TestSearchByTag(t *testing.T) {
 	}
 	if h := got("#golang"); len(h) != 1 || h[0] != ids[2] {
 		t.Fatalf("#golang = %v, want the Go message (case-insensitive)", h)
+	}
+	if h := got("#京"); len(h) != 1 || h[0] != ids[0] {
+		t.Fatalf("#京 while typing = %v, want the Kyoto message (prefix of 京都)", h)
+	}
+	if h := got("#京 "); len(h) != 0 {
+		t.Fatalf("#京 followed by a space = %v, want none (no tag 京)", h)
+	}
+	if h := got("#旅 京都"); len(h) != 0 {
+		t.Fatalf("#旅 京都 = %v, want none (only a last tag is a prefix: 旅 is no tag)", h)
 	}
 	if h := got("#北海道"); len(h) != 0 {
 		t.Fatalf("#北海道 = %v, want no hit", h)
