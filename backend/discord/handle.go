@@ -235,6 +235,7 @@ func (c *textCollector) Emit(e event.Event) {
 	}
 }
 
+// String returns the text streamed so far.
 func (c *textCollector) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
