@@ -5,6 +5,7 @@ import MessageItem from '@/components/MessageItem.vue'
 import { toTagsUpdate } from '@/api/tags'
 import type { Message } from '@/api/types'
 import { useChatStore } from '@/stores/chat'
+import { useSearchStore } from '@/stores/search'
 import { useSessionStore } from '@/stores/sessions'
 import { fromStored } from '@/utils/turn'
 import { reuseMessages } from '@/utils/reuseMessages'
@@ -13,6 +14,7 @@ import { flush, testI18n } from './helpers'
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
 const stored: Message[] = []
 vi.mock('@/api/sessions', () => ({ messages: vi.fn(async () => stored), list: vi.fn(async () => []) }))
+vi.mock('@/api/search', () => ({ prepare: vi.fn(async () => {}), search: vi.fn(async () => []) }))
 
 const base = {
   id: 7, sessionId: 's1', role: 'user', content: '京都の紅葉', status: 'complete', error: '', model: '',
@@ -35,6 +37,19 @@ describe('tag chips', () => {
     }
     const none = mount(MessageItem, { props: { message: fromStored(base) }, global: { plugins: [testI18n()] } })
     expect(none.find('[data-testid="tags"]').exists()).toBe(false)
+  })
+
+  it('searches every chat for a tag when clicked', async () => {
+    const w = mount(MessageItem, {
+      props: { message: fromStored({ ...base, tags: ['京都', '紅葉'] }) },
+      global: { plugins: [testI18n('ja')] },
+    })
+    const chip = w.findAll('[data-test="tag-chip"]')[1]
+    expect(chip.attributes('title')).toBe('タグ「紅葉」ですべてのチャットを検索')
+    await chip.trigger('click')
+    const search = useSearchStore()
+    expect(search.open).toBe(true)
+    expect(search.query).toBe('#紅葉 ')
   })
 
   it('appear when tags:updated names a message of the open chat', async () => {

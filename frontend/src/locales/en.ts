@@ -70,6 +70,7 @@ const en: typeof ja = {
     thinking: 'Thinking…',
     sources: 'Sources',
     tags: 'Tags',
+    searchTag: 'Search all chats for the tag “{tag}”',
     stopping: 'Stopping…',
     showEarlier: 'Show {n} earlier message | Show {n} earlier messages',
     jumpToLatest: 'Jump to latest',

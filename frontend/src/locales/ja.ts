@@ -68,6 +68,7 @@ export default {
     thinking: '考えています…',
     sources: '出典',
     tags: 'タグ',
+    searchTag: 'タグ「{tag}」ですべてのチャットを検索',
     stopping: '停止しています…',
     showEarlier: 'さらに前の {n} 件を表示',
     jumpToLatest: '最新へ移動',
