@@ -68,7 +68,11 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 	for round := 0; ; round++ {
 		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens}
 		if toolsOn && round < maxRounds {
-			if defs := s.tools.Definitions(); len(defs) > 0 {
+			defs := s.tools.Definitions()
+			if t.requester != nil {
+				defs = s.tools.PublicDefinitions() // the owner's notes stay in the window
+			}
+			if len(defs) > 0 {
 				req.Tools = defs
 			}
 		}
@@ -147,6 +151,9 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 		args = json.RawMessage("{}")
 	}
 	tool, ok := s.tools.Get(name)
+	if ok && tool.Private && t.requester != nil {
+		ok = false // never offered to this turn: refused as unknown
+	}
 	act := event.ToolActivity{ID: call.ID, Name: name, Label: s.toolLabel(name), Status: "running"}
 	if ok && tool.Detail != nil {
 		act.Detail = tool.Detail(args)

@@ -49,6 +49,9 @@ func (kbLayer) Name() string { return LayerName }
 // A preview (the context meter) does not wait for the start-up pass and
 // retrieves lexically only: it embeds nothing.
 func (l kbLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
+	if q.Outside {
+		return nil, nil // the owner's private data stays in the window
+	}
 	if q.Preview {
 		ctx = context.WithValue(ctx, lexicalOnlyKey{}, true)
 	} else {

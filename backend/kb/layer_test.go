@@ -95,6 +95,14 @@ func TestLayerIsEmptyWhenDisabledOrBlank(t *testing.T) {
 	if b, _ := l.Build(ctx, layer.Query{LatestUser: "  "}); len(b) != 0 {
 		t.Errorf("blank message gave %v", b)
 	}
+	if b, _ := l.Build(ctx, layer.Query{LatestUser: "カレーの作り方"}); len(b) == 0 {
+		t.Error("a matching question from the window found nothing")
+	}
+	// A turn from outside the window (a Discord user) never reads the
+	// owner's knowledge base.
+	if b, _ := l.Build(ctx, layer.Query{LatestUser: "カレーの作り方", Outside: true}); len(b) != 0 {
+		t.Errorf("an outside turn got the knowledge base: %v", b)
+	}
 	f.set.update(func(s *Settings) { s.TopK = 0 })
 	if b, _ := l.Build(ctx, layer.Query{LatestUser: "カレーの作り方"}); len(b) != 0 {
 		t.Errorf("TopK 0 gave %v", b)

@@ -40,6 +40,11 @@ type Query struct {
 	// meter, as the user types): a layer must then make no network call
 	// and write nothing (the KB retrieves lexically only).
 	Preview bool
+	// Outside is true for a turn asked from outside the window (a Discord
+	// user, chat.TurnRequest.Requester): layers of the owner's private
+	// data — the shared notes and the local knowledge base — add nothing,
+	// so nobody who can mention the bot reads them through its replies.
+	Outside bool
 }
 
 // Block is one piece of system text from a layer. A block is sent whole, cut

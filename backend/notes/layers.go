@@ -70,6 +70,9 @@ type indexLayer struct {
 func (indexLayer) Name() string { return IndexLayerName }
 
 func (l indexLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
+	if q.Outside {
+		return nil, nil // the owner's private data stays in the window
+	}
 	ps, err := l.svc.List(ctx)
 	if err != nil || len(ps) == 0 {
 		return nil, err
@@ -145,6 +148,9 @@ func (pinnedLayer) Name() string { return PinnedLayerName }
 func (pinnedLayer) Priority() int { return layer.PriorityUserChoice }
 
 func (l pinnedLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
+	if q.Outside {
+		return nil, nil // the owner's private data stays in the window
+	}
 	ps, err := l.svc.pinnedPages(ctx, q.SessionID)
 	if err != nil || len(ps) == 0 {
 		return nil, err

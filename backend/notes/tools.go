@@ -75,6 +75,7 @@ func Tools(svc *Service) []tools.Tool {
 				"Give page_id (from the notes index) or title. Pages pinned to this conversation are already shown in full: do not read them again.",
 			Parameters: json.RawMessage(readNoteSchema),
 			Label:      "Read note",
+			Private:    true,
 			Detail: func(args json.RawMessage) string {
 				_, what := detail(args)
 				return what
@@ -88,6 +89,7 @@ func Tools(svc *Service) []tools.Tool {
 				"For append/replace give page_id (from the notes index) or title. Only write when the user asks you to or clearly wants it kept.",
 			Parameters: json.RawMessage(writeNoteSchema),
 			Label:      "Write note",
+			Private:    true,
 			Detail: func(args json.RawMessage) string {
 				mode, what := detail(args)
 				if mode == "" {

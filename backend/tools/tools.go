@@ -39,6 +39,11 @@ type Tool struct {
 	// enabled (web_search with no provider set up, read_knowledge with no
 	// entries) is left out of Definitions. nil means always offered.
 	Enabled func() bool
+	// Private marks a tool that reads or writes the owner's own data (the
+	// shared notes): it is offered only to turns from the window or the
+	// CLI, never to a turn with a Requester from outside (a Discord user),
+	// and such a turn's call of it is refused like an unknown tool.
+	Private bool
 }
 
 // Call is one invocation.
@@ -145,11 +150,20 @@ func (r *Registry) Len() int {
 
 // Definitions returns the enabled tools as go-openai function definitions,
 // sorted by name (a stable order keeps provider-side prompt caches warm).
-func (r *Registry) Definitions() []openai.Tool {
+func (r *Registry) Definitions() []openai.Tool { return r.definitions(true) }
+
+// PublicDefinitions is Definitions without the Private tools: what a turn
+// from outside the window (a Discord user) is offered.
+func (r *Registry) PublicDefinitions() []openai.Tool { return r.definitions(false) }
+
+func (r *Registry) definitions(private bool) []openai.Tool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	names := make([]string, 0, len(r.tools))
 	for n, t := range r.tools {
+		if t.Private && !private {
+			continue
+		}
 		if t.Enabled == nil || t.Enabled() {
 			names = append(names, n)
 		}
