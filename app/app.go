@@ -36,6 +36,8 @@ type App struct {
 
 	// desk is the tray, close-to-tray and start-at-login state (tray.go).
 	desk desktop
+	// disc is the optional Discord bot and its posts (discord_service.go).
+	disc discordState
 }
 
 // New returns an App that will open the core with opts at start-up.
@@ -74,9 +76,13 @@ func (a *App) Startup(ctx context.Context) {
 	if err := c.KB.Start(ctx); err != nil {
 		c.Log.Warn("knowledge base watcher", "err", err)
 	}
+	// The Discord bot (issue 13) takes the reminders set on Discord, so it
+	// exists before the reminder scheduler; it connects once that runs.
+	disc := a.newDiscord(ctx, c)
 	// Reminders fire while the window runs (issue 10; Shutdown's Close
 	// stops them): desktop notifications plus the window (reminder_service.go).
-	a.startReminders(ctx, c)
+	a.startReminders(ctx, c, disc.Notifier())
+	a.applyDiscord(c)
 	// Messages get their tags in the background after each turn (tags.go).
 	a.startTagging(ctx, c)
 	// The tray icon and start-at-login (tray.go), off the start-up path.
@@ -110,6 +116,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	c := a.core
 	a.core = nil
 	a.mu.Unlock()
+	a.stopDiscord() // first: its running turns store their replies before the core closes
 	if c != nil {
 		c.Close()
 	}
@@ -120,7 +127,7 @@ func (a *App) Shutdown(ctx context.Context) {
 func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
-		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}}
+		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}}
 }
 
 // errNotStarted is returned while the core is not open.

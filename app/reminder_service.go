@@ -232,7 +232,7 @@ func uiLang(c *core.Core) string {
 
 // startReminders fires reminders on the desktop and in the window (events
 // to the frontend), and tells the window about every change.
-func (a *App) startReminders(ctx context.Context, c *core.Core) {
+func (a *App) startReminders(ctx context.Context, c *core.Core, onDiscord reminders.Notifier) {
 	emit := func(name string, data any) {
 		if p := a.plat(); p != nil {
 			p.Emit(name, data)
@@ -255,9 +255,9 @@ func (a *App) startReminders(ctx context.Context, c *core.Core) {
 	})
 	// The tray's "Pause notifications for 1 hour" (tray.go) skips only the pop-up.
 	popup := reminders.UnlessPaused(desk, a.NotificationPause())
-	// Reminders set from Discord go to the bot (nil until it is plugged in:
-	// they wait, reminders.ErrNotReady, and go out on c.KickReminders()).
-	route := reminders.RouteNotifier{Desktop: desknotify.Fanout{Desktop: popup, Window: window}, Discord: nil}
+	// Reminders set from Discord go to the bot (while it is not connected
+	// they wait, reminders.ErrNotReady, and go out on its READY).
+	route := reminders.RouteNotifier{Desktop: desknotify.Fanout{Desktop: popup, Window: window}, Discord: onDiscord}
 	if err := c.StartReminders(ctx, route); err != nil {
 		c.Log.Warn("reminders scheduler", "err", err)
 	}

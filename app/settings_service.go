@@ -64,6 +64,7 @@ func (s *SettingsService) Save(u SettingsUpdate) (SettingsView, error) {
 		return SettingsView{}, err
 	}
 	s.app.applyDesktopSettings(c) // START_AT_LOGIN's entry, the tray's language
+	s.app.applyDiscord(c)         // the bot and its posts follow DISCORD_* and the weather keys
 	return s.Get()
 }
 

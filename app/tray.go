@@ -140,6 +140,7 @@ func (a *App) startDesktop(ctx context.Context, c *core.Core) {
 		OnNewChat:  func() { a.showWindow(); a.emit(EventTrayNewChat, nil) },
 		OnReminder: func(r reminders.Reminder) { a.showWindow(); a.emit(EventTrayOpenSession, r.SessionID) },
 		OnQuit:     func() { a.Quit() },
+		Status:     a.discordTrayLine,
 		Log:        c.Log,
 		// Reminders delivered late at start-up badge a hidden window's icon.
 		HiddenSince: a.desk.hiddenAt,

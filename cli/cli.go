@@ -58,6 +58,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = knowledgeCmd(ctx, args[1:], env)
 	case "weather":
 		err = weatherCmd(ctx, args[1:], env)
+	case "discord":
+		err = discordCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -125,6 +127,7 @@ Usage:
   playchat weather [--office CODE] [--area A] [--from FILE] [--json]
                                              tomorrow's JMA forecast and laundry index (洗濯指数);
                                              --from reads a saved forecast document (tomorrow after its report)
+  playchat discord run [--debug]             run the Discord bot headless (logs to stderr; stops on SIGTERM)
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

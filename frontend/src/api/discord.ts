@@ -40,3 +40,14 @@ export function onDiscordStatus(handler: (s: DiscordStatus) => void): () => void
   const off = EventsOn(DISCORD_STATUS, (v: unknown) => handler(toDiscordStatus(v)))
   return () => typeof off === 'function' && off()
 }
+
+/** The event the backend emits with a session id when a session changed outside the window (a Discord turn). */
+export const SESSION_CHANGED = 'sessions:changed'
+
+/** Calls `handler` with the session id of every session changed outside the window; returns the unsubscribe function. */
+export function onSessionChanged(handler: (sessionId: string) => void): () => void {
+  const off = EventsOn(SESSION_CHANGED, (v: unknown) => {
+    if (typeof v === 'string' && v) handler(v)
+  })
+  return () => typeof off === 'function' && off()
+}
