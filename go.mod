@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	fyne.io/systray v1.12.2
+	github.com/bwmarrin/discordgo v0.29.0
 	github.com/esiqveland/notify v0.13.3
 	github.com/fsnotify/fsnotify v1.9.0
 	github.com/gen2brain/beeep v0.12.0
@@ -18,7 +19,6 @@ require (
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect
-	github.com/bwmarrin/discordgo v0.29.0 // indirect
 	github.com/ebitengine/purego v0.10.2 // indirect
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
@@ -42,7 +42,7 @@ require (
 	github.com/go-ole/go-ole v1.3.0 // indirect
 	github.com/godbus/dbus/v5 v5.1.0
 	github.com/google/uuid v1.6.0
-	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/gorilla/websocket v1.5.3
 	github.com/jchv/go-winloader v0.0.0-20210711035445-715c2860da7e // indirect
 	github.com/jinzhu/inflection v1.0.0 // indirect
 	github.com/joho/godotenv v1.5.1
