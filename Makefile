@@ -49,15 +49,16 @@ fakellm:
 	go build -o build/bin/fakellm ./backend/llm/llmtest/cmd/fakellm
 
 ## e2e-tools: the stand-ins the end-to-end scripts talk to: the fake model,
-## a fake SearXNG, a fake notification server and a fake tray host
+## a fake SearXNG, a fake notification server, a fake tray host and a fake Discord
 e2e-tools: fakellm
 	go build -o build/bin/fakesearch ./backend/websearch/websearchtest/cmd/fakesearch
+	go build -o build/bin/fakediscord ./backend/discord/discordtest/cmd/fakediscord
 	go build -o build/bin/fakenotify ./scripts/fakenotify
 	go build -o build/bin/trayprobe ./backend/tray/trayprobe
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
 ## (main flow, notes, versions and search, rich replies, web search, reminders
-## with the tray, floods of chunks, recovered panics, a 200-turn soak)
+## with the tray, the Discord bot, floods of chunks, recovered panics, a 200-turn soak)
 e2e: build e2e-tools
 	scripts/e2e.sh
 	scripts/e2e-notes.sh
@@ -65,6 +66,7 @@ e2e: build e2e-tools
 	scripts/e2e-render.sh
 	scripts/e2e-websearch.sh
 	scripts/e2e-reminders.sh
+	scripts/e2e-discord.sh
 	scripts/e2e-flood.sh
 	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run TestRecovered -v .
 	scripts/soak.sh $(SOAK_TURNS)

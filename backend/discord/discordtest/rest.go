@@ -45,6 +45,7 @@ func invalidForm(detail string) apiError {
 }
 
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
+	at := s.opts.Now()
 	body, _ := io.ReadAll(r.Body)
 	rawBody := recordBody(r, body)
 	route := r.URL.Path
@@ -66,7 +67,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.calls = append(s.calls, Call{
 		Method: r.Method, Path: r.URL.Path, Route: route, Query: r.URL.RawQuery,
-		Header: r.Header.Clone(), Body: rawBody, Status: status,
+		Header: r.Header.Clone(), Body: rawBody, Status: status, At: at,
 	})
 	s.notifyLocked()
 	s.mu.Unlock()

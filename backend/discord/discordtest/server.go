@@ -98,6 +98,9 @@ type Call struct {
 	Body json.RawMessage `json:"body"`
 	// Status is the HTTP status the fake answered.
 	Status int `json:"status"`
+	// At is when the request arrived (Options.Now), e.g. to check that a
+	// reminder was posted on time.
+	At time.Time `json:"at"`
 }
 
 // Decode unmarshals the call's Body into v (e.g. a *discordgo.MessageSend).
