@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"playchat/backend/config"
+	"playchat/backend/store"
 	"playchat/backend/weather"
 )
 
@@ -72,7 +73,7 @@ func weatherCmd(ctx context.Context, args []string, env Env) error {
 
 func weatherTomorrow(ctx context.Context, env Env, office, area, from string, set map[string]bool) (weatherJSON, error) {
 	if !set["area"] || (from == "" && !set["office"]) {
-		cfg, err := weatherConfig(env)
+		cfg, err := weatherConfig(ctx, env)
 		if err != nil {
 			return weatherJSON{}, err
 		}
@@ -111,12 +112,22 @@ func weatherTomorrow(ctx context.Context, env Env, office, area, from string, se
 	return weatherJSON{Day: d, Office: office, ReportDatetime: f.Report.Format(time.RFC3339)}, nil
 }
 
-// weatherConfig reads the configuration without the window's saved settings
-// (which live in the locked data dir).
-func weatherConfig(env Env) (config.Config, error) {
+// weatherConfig reads WEATHER_OFFICE_CODE and WEATHER_AREA as every other
+// command does: defaults < .env < environment < the settings saved in the
+// window (the window does not lock its data dir against commands). Before
+// the first start there is no database, and none is created for this.
+func weatherConfig(ctx context.Context, env Env) (config.Config, error) {
 	dir, err := config.DataDir(env.Environ)
 	if err != nil {
 		return config.Config{}, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, store.FileName)); err == nil {
+		c, err := openCore(ctx, env)
+		if err != nil {
+			return config.Config{}, err
+		}
+		defer c.Close()
+		return c.Config(), nil
 	}
 	layers, err := config.LoadLayers(dir, env.Environ)
 	if err != nil {

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"playchat/backend/apperr"
+	"playchat/backend/core"
 	"playchat/backend/weather"
 )
 
@@ -176,5 +179,34 @@ func TestWeatherFetchesTheConfiguredOffice(t *testing.T) {
 	_ = json.Unmarshal([]byte(strings.TrimSpace(r.stdout)), &line)
 	if r.code != 1 || line.Code != apperr.WeatherFetchStatus {
 		t.Errorf("404: exit %d, %+v", r.code, line)
+	}
+}
+
+// The area saved in the window's Settings (the GUI layer, in the database)
+// is the default of `playchat weather`, as for every other command.
+func TestWeatherUsesTheAreaSavedInSettings(t *testing.T) {
+	path := jmaFixture(t, "forecast-tokyo-130000-20220222-2212.json")
+	dir := t.TempDir()
+	env := []string{"PLAYCHAT_DATA_DIR=" + dir}
+	c, err := core.Open(context.Background(), core.Options{DataDir: dir, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SaveSettings(context.Background(), map[string]string{"WEATHER_AREA": "伊豆諸島北部"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	r := runCLI(t, env, "", "weather", "--from", path, "--json")
+	var got map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &got); r.code != 0 || err != nil {
+		t.Fatalf("exit %d: %s %s (%v)", r.code, r.stdout, r.stderr, err)
+	}
+	if got["area"] != "伊豆諸島北部" {
+		t.Fatalf("area = %v, want the saved 伊豆諸島北部", got["area"])
+	}
+	// A flag still wins over the saved setting.
+	r = runCLI(t, env, "", "weather", "--from", path, "--json", "--area", "東京地方")
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || got["area"] != "東京地方" {
+		t.Fatalf("--area: %s (%v)", r.stdout, err)
 	}
 }
