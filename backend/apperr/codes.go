@@ -1,7 +1,7 @@
 package apperr
 
 // Every user-facing error kind. The window words each as the vue-i18n key
-// "errors.code.<code>" (frontend/src/locales/ja.ts and en.ts) with the same
+// "errors.code.<code>" (frontend/src/locales/errors-ja.ts and errors-en.ts) with the same
 // placeholders as the English template in templates; the list the frontend
 // checks against is frontend/src/api/errorCodes.ts, written by
 // `go test ./backend/apperr -update`.
