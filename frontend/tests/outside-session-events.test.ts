@@ -2,7 +2,7 @@ import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent } from 'vue'
-import type { Session, StoredMessage } from '@/api/types'
+import type { Message, Session } from '@/api/types'
 import { useOutsideSessionEvents } from '@/composables/useOutsideSessionEvents'
 import { useChatStore } from '@/stores/chat'
 import { REFRESH_DEBOUNCE_MS, useSessionStore } from '@/stores/sessions'
@@ -31,7 +31,7 @@ const s = (id: string, updatedAt: string): Session => ({
   id, title: 'Discord #general', model: '', createdAt: '2026-12-01T00:00:00Z', updatedAt,
 })
 const m = (id: number, role: 'user' | 'assistant', content: string) =>
-  ({ id, sessionId: 'd1', role, content, createdAt: '2026-12-01T00:00:00Z' }) as unknown as StoredMessage
+  ({ id, sessionId: 'd1', role, content, createdAt: '2026-12-01T00:00:00Z' }) as unknown as Message
 
 const Host = defineComponent({ setup: () => useOutsideSessionEvents(), template: '<div />' })
 
