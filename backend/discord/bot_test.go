@@ -336,6 +336,10 @@ func TestTheWeatherBranchAddsTheForecastToTheSystemPrompt(t *testing.T) {
 	if req.Messages[0].Role != "system" || !strings.Contains(req.Messages[0].Content, "最高気温 18℃") {
 		t.Fatalf("the forecast is not in the system prompt: %q", req.Messages[0].Content)
 	}
+	// The model is told who asked (several people share a channel's chat).
+	if !strings.Contains(req.Messages[0].Content, `from the Discord user "`+discordtest.DefaultAuthorName+`"`) {
+		t.Fatalf("the asker is not named in the system prompt: %q", req.Messages[0].Content)
+	}
 	if req.Model != "fake-model" {
 		t.Fatalf("model = %q, want DEFAULT_MODEL's", req.Model)
 	}
@@ -368,6 +372,11 @@ func TestAModelErrorIsAnsweredWithAShortApology(t *testing.T) {
 	post := decode(t, r.waitPosts(t, discordtest.DefaultChannelID, 1)[0])
 	if !strings.HasPrefix(post.Content, "⚠️ ごめんなさい") {
 		t.Fatalf("reply = %q", post.Content)
+	}
+	// Only the kind of problem, never the error's text: it may name the
+	// owner's model server, which everyone in the channel would read.
+	if strings.Contains(post.Content, "boom") || strings.Contains(post.Content, "127.0.0.1") || strings.Contains(post.Content, "http") {
+		t.Fatalf("the apology leaks the error's details: %q", post.Content)
 	}
 	if r.bot.Status().State != discord.StateConnected {
 		t.Fatalf("the bot is %s after a model error", r.bot.Status().State)

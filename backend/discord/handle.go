@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"playchat/backend/apperr"
 	"playchat/backend/chat"
 	"playchat/backend/event"
 	"playchat/backend/store"
@@ -180,9 +181,16 @@ func (b *Bot) handle(j job) {
 	b.reply(ctx, m, out)
 }
 
-// apology is the short reply of a turn that failed, naming the problem.
+// apology is the short reply of a turn that failed. It names the kind of
+// problem by its error code only: the error's text may hold the addresses
+// of the owner's model servers or other internals, which everybody in the
+// channel would read (the full error goes to the log).
 func apology(err error) string {
-	return "⚠️ ごめんなさい、うまく返答できませんでした（" + shorten(err.Error(), 300) + "）"
+	code := string(apperr.CodeOf(err))
+	if code == "" {
+		code = "internal"
+	}
+	return "⚠️ ごめんなさい、うまく返答できませんでした（" + code + "）。I could not answer this time."
 }
 
 // smallTalk is the small-talk branch: a pointer to the tips and one tip
@@ -254,9 +262,14 @@ func (b *Bot) turn(ctx context.Context, m *discordgo.MessageCreate, text, model 
 	if err != nil {
 		return "", err
 	}
-	req := chat.TurnRequest{SessionID: sess.ID, Text: text, Model: model, ExtraSystem: extra,
+	name := displayName(m.Author, m.Member)
+	// Several people may talk in one channel's session: the model is told
+	// who asked this time (for this turn only; the stored text stays theirs).
+	who := fmt.Sprintf("This chat is a Discord channel; several people may write in it. "+
+		"The latest message is from the Discord user %q: answer them.", name)
+	req := chat.TurnRequest{SessionID: sess.ID, Text: text, Model: model, ExtraSystem: append([]string{who}, extra...),
 		Requester: &tools.Requester{Origin: "discord", ChannelID: m.ChannelID, UserID: m.Author.ID,
-			UserName: displayName(m.Author, m.Member)}}
+			UserName: name}}
 	col := &textCollector{}
 	t, err := b.o.Chat.Start(ctx, req, col)
 	if err != nil {

@@ -63,6 +63,8 @@ func StripMention(content, botID string, mentions []*discordgo.User) (string, bo
 	for _, tag := range []string{"<@" + botID + ">", "<@!" + botID + ">"} {
 		if strings.Contains(content, tag) {
 			mentioned = true
+			// "hey <@ID> what" reads "hey what", not "hey  what".
+			content = strings.ReplaceAll(content, " "+tag+" ", " ")
 			content = strings.ReplaceAll(content, tag, "")
 		}
 	}

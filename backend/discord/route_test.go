@@ -45,6 +45,9 @@ func TestStripMentionTakesBothFormsAndKeepsIndentation(t *testing.T) {
 	if !ok || text != "ねえ \n```go\n\tfmt.Println()\n```" {
 		t.Fatalf("<@!ID>: %q %v", text, ok)
 	}
+	if text, _ := StripMention("hey <@1000> what is up", "1000", nil); text != "hey what is up" {
+		t.Fatalf("a mention mid-sentence leaves %q", text)
+	}
 	if _, ok := StripMention("<@2000> こんにちは", "1000", nil); ok {
 		t.Fatal("another user's mention counted as the bot's")
 	}
