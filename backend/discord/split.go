@@ -11,7 +11,8 @@ const MaxMessageRunes = 2000
 
 // Split cuts text into messages of at most limit code points (runes, never
 // bytes; limit < 1 means MaxMessageRunes). It cuts at a paragraph ("\n\n")
-// boundary when possible, else at a line boundary, else at a space, else
+// boundary when possible, else at a line boundary, else after a sentence end
+// (。！？ and ! ?, when no space comes later), else at a space, else
 // hard — preferring the last such boundary in the second half of the room a
 // part has, and never inside a rune (a hard cut also steps back over
 // combining marks, variation selectors, skin-tone modifiers, zero-width
@@ -148,7 +149,7 @@ func cut(rest []rune, budget int, open *fence, limit int) (c, next int, st *fenc
 		return !isFence
 	}
 	half := budget / 2
-	var para, line, space int
+	var para, line, sentence, space int
 	for i := 1; i <= w; i++ {
 		if !fits(i) {
 			continue
@@ -163,6 +164,11 @@ func cut(rest []rune, budget int, open *fence, limit int) (c, next int, st *fenc
 			if midOK(i) {
 				space = i
 			}
+		case '。', '．', '！', '？', '!', '?':
+			// After a sentence end: Japanese runs on without spaces.
+			if j := i + 1; j <= w && fits(j) && midOK(j) && !joins(rest, j) {
+				sentence = j
+			}
 		}
 	}
 	switch {
@@ -170,6 +176,8 @@ func cut(rest []rune, budget int, open *fence, limit int) (c, next int, st *fenc
 		return para, para + 1, states[para]
 	case line >= half && line > 0:
 		return line, line + 1, states[line]
+	case sentence >= half && sentence > space:
+		return sentence, sentence, states[sentence]
 	case space >= half && space > 0:
 		n := space
 		for n < len(rest) && (rest[n] == ' ' || rest[n] == '\t') {

@@ -274,3 +274,23 @@ func lens(parts []string) []int {
 	}
 	return out
 }
+
+// Japanese runs on without spaces: a long paragraph is cut after a
+// sentence end (。), not in the middle of a word.
+func TestSplitCutsJapaneseAfterASentenceEnd(t *testing.T) {
+	sentence := "日本語の文章はスペースなしで続きます。" // 19 runes
+	text := strings.Repeat(sentence, 150)        // 2,850 runes, no space or newline
+	parts := Split(text, MaxMessageRunes)
+	if len(parts) != 2 {
+		t.Fatalf("%d parts, want 2", len(parts))
+	}
+	if !strings.HasSuffix(parts[0], "。") || !strings.HasPrefix(parts[1], "日本語") {
+		t.Fatalf("cut mid-sentence: …%q | %q…", string([]rune(parts[0])[len([]rune(parts[0]))-5:]), string([]rune(parts[1])[:5]))
+	}
+	if n := utf8.RuneCountInString(parts[0]); n > MaxMessageRunes || n < MaxMessageRunes-len([]rune(sentence)) {
+		t.Fatalf("first part has %d runes", n)
+	}
+	if parts[0]+parts[1] != text {
+		t.Fatal("the parts do not join back into the text")
+	}
+}
