@@ -278,8 +278,8 @@ func lens(parts []string) []int {
 // Japanese runs on without spaces: a long paragraph is cut after a
 // sentence end (。), not in the middle of a word.
 func TestSplitCutsJapaneseAfterASentenceEnd(t *testing.T) {
-	sentence := "日本語の文章はスペースなしで続きます。" // 19 runes
-	text := strings.Repeat(sentence, 150)        // 2,850 runes, no space or newline
+	sentence := "日本語の文章はスペースなしで続きます。"     // 19 runes
+	text := strings.Repeat(sentence, 150) // 2,850 runes, no space or newline
 	parts := Split(text, MaxMessageRunes)
 	if len(parts) != 2 {
 		t.Fatalf("%d parts, want 2", len(parts))
