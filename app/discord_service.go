@@ -72,6 +72,9 @@ type discordState struct {
 	mu     sync.Mutex
 	runner *core.Discord
 	ctx    context.Context
+	// closing is set at shutdown: the last state changes are not sent to
+	// a window that is being destroyed.
+	closing bool
 }
 
 func (a *App) discordRunner() *core.Discord {
@@ -87,6 +90,12 @@ func (a *App) newDiscord(ctx context.Context, c *core.Core) *core.Discord {
 	d := c.NewDiscord(core.DiscordOptions{Version: Version,
 		OnSessionChange: func(id string) { a.emit(EventSessionChanged, id) }})
 	d.OnStatus(func(s discord.Status) {
+		a.disc.mu.Lock()
+		closing := a.disc.closing
+		a.disc.mu.Unlock()
+		if closing {
+			return
+		}
 		a.emit(EventDiscordStatus, toDiscordStatus(s))
 		if t := a.trayIcon(); t != nil {
 			t.Refresh()
@@ -113,6 +122,7 @@ func (a *App) applyDiscord(c *core.Core) {
 // are cancelled and store their partial replies.
 func (a *App) stopDiscord() {
 	a.disc.mu.Lock()
+	a.disc.closing = true
 	d := a.disc.runner
 	a.disc.mu.Unlock()
 	if d != nil {
