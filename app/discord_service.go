@@ -77,6 +77,12 @@ type discordState struct {
 	closing bool
 }
 
+func (a *App) discordClosing() bool {
+	a.disc.mu.Lock()
+	defer a.disc.mu.Unlock()
+	return a.disc.closing
+}
+
 func (a *App) discordRunner() *core.Discord {
 	a.disc.mu.Lock()
 	defer a.disc.mu.Unlock()
@@ -88,12 +94,13 @@ func (a *App) discordRunner() *core.Discord {
 // startDiscord.
 func (a *App) newDiscord(ctx context.Context, c *core.Core) *core.Discord {
 	d := c.NewDiscord(core.DiscordOptions{Version: Version,
-		OnSessionChange: func(id string) { a.emit(EventSessionChanged, id) }})
+		OnSessionChange: func(id string) {
+			if !a.discordClosing() {
+				a.emit(EventSessionChanged, id)
+			}
+		}})
 	d.OnStatus(func(s discord.Status) {
-		a.disc.mu.Lock()
-		closing := a.disc.closing
-		a.disc.mu.Unlock()
-		if closing {
+		if a.discordClosing() {
 			return
 		}
 		a.emit(EventDiscordStatus, toDiscordStatus(s))
