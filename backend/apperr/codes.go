@@ -99,6 +99,8 @@ const (
 	// ConfigReasonDigits: the value must be {min}–{max} ASCII digits (a
 	// Discord ID, a JMA office code).
 	ConfigReasonDigits Code = "config.reason.digits"
+	// ConfigReasonDigitsExact: the value must be exactly {n} ASCII digits.
+	ConfigReasonDigitsExact Code = "config.reason.digitsExact"
 	// ConfigReasonOneOf: the value must be one of {choices} (comma-separated).
 	ConfigReasonOneOf Code = "config.reason.oneOf"
 
@@ -229,6 +231,7 @@ var templates = map[Code]string{
 	ConfigReasonNoSpaces:    "must not contain spaces or control characters",
 	ConfigReasonNoControl:   "must not contain control characters",
 	ConfigReasonDigits:      "must be {min}–{max} digits",
+	ConfigReasonDigitsExact: "must be {n} digits",
 	ConfigReasonOneOf:       "must be one of {choices}",
 
 	NotesTitleEmpty:      "the title is empty",

@@ -363,6 +363,9 @@ func (s *spec) check(v string) (string, *ValueError) {
 			return bad(apperr.New(apperr.ConfigReasonNoControl, nil))
 		}
 		if s.digitsMax > 0 && (len(v) < s.digitsMin || len(v) > s.digitsMax || strings.Trim(v, "0123456789") != "") {
+			if s.digitsMin == s.digitsMax {
+				return bad(apperr.New(apperr.ConfigReasonDigitsExact, map[string]any{"n": s.digitsMin}))
+			}
 			return bad(apperr.New(apperr.ConfigReasonDigits, map[string]any{"min": s.digitsMin, "max": s.digitsMax}))
 		}
 	}

@@ -21,6 +21,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'config.invalidValueFrom': { template: "config: invalid {key} {value:q} from {source}: {reason}", params: ['key', 'value', 'source', 'reason', 'sourceId'] },
   'config.reason.bool': { template: "must be true or false", params: [] },
   'config.reason.digits': { template: "must be {min}–{max} digits", params: ['min', 'max'] },
+  'config.reason.digitsExact': { template: "must be {n} digits", params: ['n'] },
   'config.reason.int': { template: "must be an integer", params: [] },
   'config.reason.intMax': { template: "must be an integer ≤ {max}", params: ['max'] },
   'config.reason.intMin': { template: "must be an integer ≥ {min}", params: ['min'] },

@@ -85,6 +85,7 @@ const errors: typeof ja = {
         noSpaces: 'must not contain spaces or control characters',
         noControl: 'must not contain control characters',
         digits: 'must be {min}–{max} digits',
+        digitsExact: 'must be {n} digits',
         oneOf: 'must be one of {choices}',
       },
     },

@@ -83,6 +83,7 @@ export default {
         noSpaces: '空白や制御文字を含めないでください',
         noControl: '制御文字を含めないでください',
         digits: '{min}〜{max} 桁の数字で入力してください',
+        digitsExact: '{n} 桁の数字で入力してください',
         oneOf: '{choices} のいずれかにしてください',
       },
     },
