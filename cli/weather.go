@@ -35,8 +35,8 @@ type weatherJSON struct {
 // weatherCmd prints tomorrow's forecast and laundry index: fetched from
 // JMA (tomorrow after now in Asia/Tokyo), or read from a saved document
 // with --from (tomorrow after its reportDatetime). The office and area come
-// from the flags, else WEATHER_OFFICE_CODE/WEATHER_AREA of .env and the
-// environment (the data dir is not opened, so it runs beside the window).
+// from the flags, else WEATHER_OFFICE_CODE/WEATHER_AREA as configured
+// (.env, the environment, the settings saved in the window).
 func weatherCmd(ctx context.Context, args []string, env Env) error {
 	fs := flag.NewFlagSet("weather", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
