@@ -165,7 +165,7 @@ const en: typeof ja = {
       memory: 'How older messages are summarised and how much of each pinned note is read.',
       knowledge: 'Your Markdown folder and what web searches taught, used to answer from your own documents.',
       websearch: 'Lets the model look things up (Tavily, Brave Search or your own SearXNG). Each search is summarised with its sources and kept, and the same question within the reuse period is answered from it without searching again.',
-      discord: 'An optional Discord bot that answers mentions, posts tomorrow’s weather and laundry index, and delivers reminders asked for on Discord. See “Connect Discord” in the README.',
+      discord: 'An optional Discord bot that answers mentions, posts tomorrow’s weather and laundry index, and delivers reminders asked for on Discord. To connect: create a bot in the Discord Developer Portal, switch on its Message Content Intent, add it to your server, then paste its token below and switch on “Connect the Discord bot”.',
       advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
     },
     envName: 'Name in .env: {key}',

@@ -164,7 +164,7 @@ export default {
       memory: '古いメッセージの要約と、ピン留めしたノートを読み込む量の設定です。',
       knowledge: '自分の Markdown フォルダと、ウェブ検索で学んだ知識。手元の文書をもとに答えるときに使います。',
       websearch: 'モデルがウェブで調べられるようにします（Tavily・Brave Search・自前の SearXNG）。検索結果は出典つきで要約して保存し、再利用期間内の同じ質問には検索し直さずにそれを使います。',
-      discord: 'メンションに返信し、明日の天気と洗濯指数を投稿し、Discord で頼まれたリマインドを届ける任意の Discord ボットです。README の「Discord をつなぐ」を見てください。',
+      discord: 'メンションに返信し、明日の天気と洗濯指数を投稿し、Discord で頼まれたリマインドを届ける任意の Discord ボットです。つなぐには、Discord Developer Portal でボットを作って Message Content Intent をオンにし、サーバーに追加してから、下にトークンを貼って「Discord ボットを接続する」をオンにします。',
       advanced: 'トークン数の上限、ツール、診断の設定です。ふつうは既定値のままで大丈夫です。',
     },
     envName: '.env での名前: {key}',
