@@ -37,6 +37,12 @@ describe('SettingFieldRow', () => {
     input.value = ''
     await w.get('[data-test="secret-input"]').trigger('input')
     expect(w.emitted('change')?.at(-1)).toEqual([undefined]) // "" keeps the stored secret
+
+    // Saved: the settings are read again; the new secret shows masked with Replace.
+    await w.setProps({ field: field({ value: 'sk-…new1' }), edit: undefined })
+    expect(w.find('[data-test="secret-input"]').exists()).toBe(false)
+    expect(w.find('[data-test="replace"]').exists()).toBe(true)
+    expect(w.text()).toContain('sk-…new1')
   })
 
   it('shows the source badge and a reset button only for values set in the GUI', async () => {
