@@ -101,6 +101,14 @@ func remindersList(ctx context.Context, args []string, env Env) error {
 		if r.Note != "" {
 			state += " (" + r.Note + ")"
 		}
+		if r.Error != "" {
+			// A Discord reminder being retried, or one that failed: why.
+			if r.Attempts > 0 && r.Active() {
+				state += fmt.Sprintf(" (retrying after %d failed attempts: %s)", r.Attempts, oneLine(r.Error))
+			} else {
+				state += " (" + oneLine(r.Error) + ")"
+			}
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DueAt.In(r.Location()).Format("2006-01-02 15:04:05 Mon"),
 			oneLine(r.Zone), oneLine(r.Repeat()), state, oneLine(r.Content))
 	}
