@@ -82,7 +82,9 @@ func (a *App) Startup(ctx context.Context) {
 	// Reminders fire while the window runs (issue 10; Shutdown's Close
 	// stops them): desktop notifications plus the window (reminder_service.go).
 	a.startReminders(ctx, c, disc.Notifier())
-	a.applyDiscord(c)
+	// Off the start-up path, and never under a.mu: its state events go
+	// through a.plat(), which takes a.mu.
+	go a.applyDiscord(c)
 	// Messages get their tags in the background after each turn (tags.go).
 	a.startTagging(ctx, c)
 	// The tray icon and start-at-login (tray.go), off the start-up path.

@@ -145,7 +145,9 @@ func (d *Discord) Apply(ctx context.Context, cfg config.Config) {
 		if err := bot.Stop(); err != nil {
 			d.c.Log.Warn("discord: stop", "err", err)
 		}
-		d.setStatus(discord.Status{State: discord.StateOff, Since: time.Now()})
+		if d.Status().State != discord.StateOff {
+			d.setStatus(discord.Status{State: discord.StateOff, Since: time.Now()})
+		}
 	}
 	d.applyPosts(ctx, cfg, on)
 }
