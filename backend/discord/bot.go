@@ -188,6 +188,10 @@ func (b *Bot) Start(ctx context.Context) error {
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	b.cancel, b.runCtx, b.loopDone = cancel, runCtx, make(chan struct{})
+	select { // a SetToken before Start: the first attempt uses that token anyway
+	case <-b.wake:
+	default:
+	}
 	b.qmu.Lock()
 	b.stopped = false
 	b.qmu.Unlock()
