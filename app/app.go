@@ -96,6 +96,7 @@ func (a *App) Startup(ctx context.Context) {
 // SIGUSR1 to JavaScriptCore's garbage collector (../shared/BUILDING.md,
 // pitfall 5), so a recovered Go panic never kills the process.
 func (a *App) DomReady(ctx context.Context) {
+	startMemStats(ctx)
 	if name := a.selfTest(); name != "" {
 		go a.runSelfTest(ctx, name)
 	}

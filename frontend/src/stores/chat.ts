@@ -8,6 +8,7 @@ import type { TurnEnd, TurnHandle } from '@/api/chat'
 import * as sessionsApi from '@/api/sessions'
 import type { Source, ToolActivity } from '@/api/types'
 import { reuseMessages } from '@/utils/reuseMessages'
+import { addMemStatsProbe, noteTurnEnded } from '@/utils/memStats'
 import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '@/utils/frameBatcher'
 import {
   draftMessage, failedReply, fromStored, mergeTool, visibleMessages, type ChatMessage,
@@ -91,6 +92,14 @@ export const useChatStore = defineStore('chat', () => {
   let loadSeq = 0
   let keySeq = 0
 
+  addMemStatsProbe('chat', () => ({
+    stored: stored.value.length,
+    turns: turns.value.length,
+    streams: streams.size,
+    drafts: drafts.texts.size,
+    sessions: sessions.sessions.length,
+  }))
+
   const belongsToCurrent = (t: Turn) =>
     t.sessionId ? t.sessionId === sessions.currentId : sessions.currentId === null
 
@@ -149,6 +158,7 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   async function finishTurn(turnId: string, end: TurnEnd) {
+    noteTurnEnded()
     const turn = findTurn(turnId)
     const stream = streams.get(turnId)
     streams.delete(turnId)

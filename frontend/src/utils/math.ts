@@ -403,6 +403,9 @@ function purifyKatex(html: string): string {
 const katexCache = new Map<string, string>()
 const KATEX_CACHE_ENTRIES = 500
 
+/** How many rendered formulas are cached (debug statistics). */
+export const katexCacheSize = (): number => katexCache.size
+
 /** Sanitised KaTeX HTML for one formula (a KaTeX error renders in place, in red). */
 export function renderTex(tex: string, display: boolean): string {
   const key = (display ? 'D' : 'I') + tex

@@ -47,6 +47,9 @@ type Drawn = { svg: string } | { error: string }
 /** Drawn diagrams by source: a block rendered again (scrolled back, reopened) is not drawn twice. */
 const drawn = new Map<string, Drawn>()
 const DRAWN_ENTRIES = 100
+
+/** How many drawn diagrams are cached (debug statistics). */
+export const drawnDiagramCount = (): number => drawn.size
 let seq = 0
 
 /** The first line of an error, at most 200 characters. */

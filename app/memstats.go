@@ -1,0 +1,37 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// MemStatsEnv turns on the page's memory statistics (a debugging aid for
+// issue 7): with PLAYCHAT_DEBUG_MEMSTATS=N (N > 0), the page reports every N
+// finished turns what it holds — DOM nodes, mounted messages, the sizes of
+// its caches and stores — and the app prints each report to stderr as a
+// "MEMSTATS {...}" line. Off (and costing nothing) when unset.
+const MemStatsEnv = "PLAYCHAT_DEBUG_MEMSTATS"
+
+// memStatsEvent is what the page emits its report on.
+const memStatsEvent = "debug:memstats"
+
+// startMemStats arms the page's reports when MemStatsEnv asks for them.
+func startMemStats(ctx context.Context) {
+	every, err := strconv.Atoi(os.Getenv(MemStatsEnv))
+	if err != nil || every <= 0 {
+		return
+	}
+	runtime.EventsOn(ctx, memStatsEvent, func(data ...any) {
+		b, err := json.Marshal(data)
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "MEMSTATS %s\n", b)
+	})
+	runtime.WindowExecJS(ctx, fmt.Sprintf("window.__playchatMemStats = %d;", every))
+}
