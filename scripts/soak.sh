@@ -17,8 +17,8 @@ if [ -z "${E2E_INNER:-}" ]; then
 fi
 source "$(dirname "$0")/e2e-lib.sh"
 TURNS=${1:-${SOAK_TURNS:-200}}
-ART=$ROOT/.artifacts/soak
-mkdir -p "$ART" && rm -f "$ART"/*.png "$ART"/report.txt
+ART=${SOAK_ART:-$ROOT/.artifacts/soak}
+mkdir -p "$ART" && rm -f "$ART"/*.png "$ART"/report.txt "$ART"/smaps-*.txt "$ART"/app*.log
 REPORT=$ART/report.txt
 say() { echo "soak: $*" | tee -a "$REPORT"; }
 
@@ -39,6 +39,39 @@ pss() {
     PSS_PARTS="$PSS_PARTS $(tr -d '\0' <"/proc/$p/comm")=$((kb / 1024))"
   done
   echo $((total / 1024))
+}
+# smaps_dump LABEL: PSS of every process by mapping (anonymous, heap, each
+# file or memfd), biggest first, into $ART/smaps-LABEL.txt — which kind of
+# memory grows (issue 7).
+smaps_dump() {
+  local p out=$ART/smaps-$1.txt
+  : >"$out"
+  for p in $(tree "$APP_PID"); do
+    [ -r "/proc/$p/smaps" ] || continue
+    echo "== $(tr -d '\0' <"/proc/$p/comm") ($p)" >>"$out"
+    python3 - "/proc/$p/smaps" >>"$out" <<'EOF'
+# Anonymous mappings are grouped by size (allocator chunks, malloc arenas,
+# textures) and rwx (JIT code); everything else by its file.
+import sys, collections
+pss = collections.Counter()
+name = None
+for line in open(sys.argv[1]):
+    f = line.split()
+    if '-' in f[0] and len(f) >= 5 and ':' not in f[0]:
+        if len(f) > 5:
+            name = f[5]
+        else:
+            lo, hi = (int(x, 16) for x in f[0].split('-'))
+            mb = (hi - lo) / 1048576
+            name = ('[anon rwx]' if 'x' in f[1] else '[anon <1M]' if mb < 1 else '[anon 1-8M]' if mb < 8
+                    else '[anon 8-64M]' if mb < 64 else '[anon >=64M]')
+    elif f[0] == 'Pss:':
+        pss[name] += int(f[1])
+for n, kb in pss.most_common():
+    if kb >= 1024:
+        print(f"{kb:8d} KiB  {n}")
+EOF
+  done
 }
 # pss_line: "N MiB (app=… WebKitWebProces=… …)".
 pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# })"; }
@@ -93,8 +126,8 @@ for i in $(seq "$TURNS"); do
   done
   [ -n "$changed" ] || fail "turn $i: the window stopped repainting"
   TIMES[i]=$(($(now_ms) - t0))
-  if ((i == 1)); then PSS_FIRST=$(pss); say "turn 1: PSS $(pss_line)"; shot first; fi
-  if ((i % 100 == 0)); then say "turn $i: PSS $(pss_line), last turn ${TIMES[i]} ms"; fi
+  if ((i == 1)); then PSS_FIRST=$(pss); say "turn 1: PSS $(pss_line)"; shot first; smaps_dump 1; fi
+  if ((i % 100 == 0)); then say "turn $i: PSS $(pss_line), last turn ${TIMES[i]} ms"; smaps_dump "$i"; fi
   sleep 0.2
 done
 PSS_END=$(pss)
@@ -107,6 +140,9 @@ FIRST=$(avg 1 "$half")
 LAST=$(avg $((TURNS - half + 1)) "$TURNS")
 say "time per turn: first $half avg ${FIRST} ms, last $half avg ${LAST} ms"
 
+# The app's output (with PLAYCHAT_DEBUG_MEMSTATS=N, the page's MEMSTATS lines).
+cp "$WORK/app.log" "$ART/app.log" 2>/dev/null || true
+
 # A fresh start showing the same session (the most recent, first in the list).
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 APP_PID=""
@@ -114,6 +150,8 @@ start_app
 click_at "$ROW_X" "$ROW1_Y"
 sleep 5
 PSS_FRESH=$(pss)
+smaps_dump fresh
+cp "$WORK/app.log" "$ART/app-fresh.log" 2>/dev/null || true
 shot fresh
 say "fresh start showing the same session: PSS $(pss_line)"
 say "ratio end/fresh: $(awk -v a="$PSS_END" -v b="$PSS_FRESH" 'BEGIN{printf "%.2f", a/b}'), end/after-first-turn: $(awk -v a="$PSS_END" -v b="$PSS_FIRST" 'BEGIN{printf "%.2f", a/b}')"
