@@ -83,7 +83,8 @@ func runWindow() (err error) {
 		StartHidden:      startHidden,
 		Bind:             a.Services(),
 		ErrorFormatter:   app.FormatError,
-		Linux:            &linux.Options{ProgramName: "playchat", Icon: icon},
+		// Software rendering unless PLAYCHAT_WEBVIEW_GPU=1 (app/webview.go: memory).
+		Linux: &linux.Options{ProgramName: "playchat", Icon: icon, WebviewGpuPolicy: app.WebviewGpuPolicy(os.Getenv)},
 		// Files and folders dropped on the Knowledge panel (an element with
 		// --wails-drop-target: drop) go to KBService.ImportDropped.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},

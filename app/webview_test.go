@@ -1,0 +1,27 @@
+package app
+
+import (
+	"testing"
+
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+)
+
+func TestWebviewGpuPolicy(t *testing.T) {
+	for v, want := range map[string]linux.WebviewGpuPolicy{
+		"":       linux.WebviewGpuPolicyNever,
+		"0":      linux.WebviewGpuPolicyNever,
+		"never":  linux.WebviewGpuPolicyNever,
+		"1":      linux.WebviewGpuPolicyAlways,
+		"Always": linux.WebviewGpuPolicyAlways,
+	} {
+		got := WebviewGpuPolicy(func(k string) string {
+			if k == WebviewGPUEnv {
+				return v
+			}
+			return ""
+		})
+		if got != want {
+			t.Errorf("%s=%q: policy %v, want %v", WebviewGPUEnv, v, got, want)
+		}
+	}
+}
