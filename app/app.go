@@ -38,10 +38,15 @@ type App struct {
 	desk desktop
 	// disc is the optional Discord bot and its posts (discord_service.go).
 	disc discordState
+
+	// trim returns unused memory once turns have stopped (idle_trim.go).
+	trim idleTrim
 }
 
 // New returns an App that will open the core with opts at start-up.
-func New(opts core.Options) *App { return &App{opts: opts, selfTestReports: make(chan string, 4)} }
+func New(opts core.Options) *App {
+	return &App{opts: opts, selfTestReports: make(chan string, 4), trim: idleTrim{delay: IdleTrimDelay, interval: IdleTrimInterval, run: trimMemory}}
+}
 
 // Startup opens the core. Wails calls it with the window's context.
 func (a *App) Startup(ctx context.Context) {
@@ -120,6 +125,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	a.core = nil
 	a.mu.Unlock()
 	a.stopDiscord() // first: its running turns store their replies before the core closes
+	a.trim.stop()
 	if c != nil {
 		c.Close()
 	}

@@ -62,12 +62,20 @@ func (s *ChatService) Edit(req EditRequest) (TurnStart, error) {
 	return TurnStart{TurnID: t.ID, SessionID: t.SessionID, UserMessage: toMessage(t.UserMessage), Model: t.Model}, nil
 }
 
-// turnEmitter sends a turn's events to "chat:turn:<turnID>", coalesced as
-// Send's are.
+// turnEmitter sends a turn's events to "chat:turn:<turnID>". Chunks are
+// merged (at most one event per 30 ms) before they cross into the webview: a
+// flood of one-character deltas must not become a flood of script
+// evaluations there (issue #5). The end of a turn schedules the idle memory
+// trim (idle_trim.go).
 func (s *ChatService) turnEmitter(turnID string) event.Emitter {
 	p := s.app.plat()
 	name := event.TurnEventName(turnID)
-	return event.Coalesce(event.EmitterFunc(func(e event.Event) { p.Emit(name, e) }), event.DefaultCoalesceInterval)
+	return event.Coalesce(event.EmitterFunc(func(e event.Event) {
+		p.Emit(name, e)
+		if e.Type == event.Done || e.Type == event.Error {
+			s.app.trim.poke()
+		}
+	}), event.DefaultCoalesceInterval)
 }
 
 // SelectBranch switches the session to the version of the conversation

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"playchat/backend/chat"
-	"playchat/backend/event"
 )
 
 // ChatService runs chat turns for the window.
@@ -18,12 +17,7 @@ func (s *ChatService) Send(req SendRequest) (TurnStart, error) {
 	if err != nil {
 		return TurnStart{}, err
 	}
-	p := s.app.plat()
-	name := event.TurnEventName(req.TurnID)
-	// Chunks are merged (at most one event per 30 ms) before they cross into
-	// the webview: a flood of one-character deltas must not become a flood
-	// of script evaluations there (issue #5).
-	em := event.Coalesce(event.EmitterFunc(func(e event.Event) { p.Emit(name, e) }), event.DefaultCoalesceInterval)
+	em := s.turnEmitter(req.TurnID)
 	t, err := c.Chat.Start(context.Background(), chat.TurnRequest{
 		TurnID: req.TurnID, SessionID: req.SessionID, Text: req.Text, Model: req.Model, NotePageIDs: req.NotePageIDs,
 	}, em)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	goruntime "runtime"
 	"strconv"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -14,7 +15,7 @@ import (
 // issue 7): with PLAYCHAT_DEBUG_MEMSTATS=N (N > 0), the page reports every N
 // finished turns what it holds — DOM nodes, mounted messages, the sizes of
 // its caches and stores — and the app prints each report to stderr as a
-// "MEMSTATS {...}" line. Off (and costing nothing) when unset.
+// "MEMSTATS [{...page}, {...Go heap}]" line. Off (and costing nothing) when unset.
 const MemStatsEnv = "PLAYCHAT_DEBUG_MEMSTATS"
 
 // memStatsEvent is what the page emits its report on.
@@ -27,6 +28,14 @@ func startMemStats(ctx context.Context) {
 		return
 	}
 	runtime.EventsOn(ctx, memStatsEvent, func(data ...any) {
+		// The Go side's heap, next to the page's figures (MiB).
+		var m goruntime.MemStats
+		goruntime.ReadMemStats(&m)
+		const mib = 1 << 20
+		data = append(data, map[string]uint64{
+			"goHeapInuse": m.HeapInuse / mib, "goHeapIdle": m.HeapIdle / mib,
+			"goHeapReleased": m.HeapReleased / mib, "goSys": m.Sys / mib, "goNumGC": uint64(m.NumGC),
+		})
 		b, err := json.Marshal(data)
 		if err != nil {
 			return
