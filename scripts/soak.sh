@@ -40,6 +40,18 @@ pss() {
   done
   echo $((total / 1024))
 }
+# anon: anonymous PSS in MiB of the same processes — the memory they wrote
+# themselves (heaps, caches), which other programs sharing the libraries
+# (another WebKit app on the machine) do not change the way they change PSS.
+anon() {
+  local total=0 p kb
+  for p in $(tree "$APP_PID"); do
+    [ -r "/proc/$p/smaps_rollup" ] || continue
+    kb=$(awk '/^Pss_Anon:/{print $2}' "/proc/$p/smaps_rollup")
+    total=$((total + ${kb:-0}))
+  done
+  echo $((total / 1024))
+}
 # smaps_dump LABEL: PSS of every process by mapping (anonymous, heap, each
 # file or memfd), biggest first, into $ART/smaps-LABEL.txt — which kind of
 # memory grows (issue 7).
@@ -74,7 +86,7 @@ EOF
   done
 }
 # pss_line: "N MiB (app=… WebKitWebProces=… …)".
-pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# })"; }
+pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# }; anon $(anon) MiB)"; }
 screen_hash() { "$ROOT/scripts/xprobe.py" hash $SCREEN; }
 now_ms() { date +%s%3N; }
 click_at() { xdotool mousemove --window "$WID" "$1" "$2" click 1; }
@@ -126,11 +138,12 @@ for i in $(seq "$TURNS"); do
   done
   [ -n "$changed" ] || fail "turn $i: the window stopped repainting"
   TIMES[i]=$(($(now_ms) - t0))
-  if ((i == 1)); then PSS_FIRST=$(pss); say "turn 1: PSS $(pss_line)"; shot first; smaps_dump 1; fi
+  if ((i == 1)); then PSS_FIRST=$(pss); ANON_FIRST=$(anon); say "turn 1: PSS $(pss_line)"; shot first; smaps_dump 1; fi
   if ((i % 100 == 0)); then say "turn $i: PSS $(pss_line), last turn ${TIMES[i]} ms"; smaps_dump "$i"; fi
   sleep 0.2
 done
 PSS_END=$(pss)
+ANON_END=$(anon)
 shot last
 say "end ($TURNS turns): PSS $(pss_line)"
 
@@ -150,10 +163,12 @@ start_app
 click_at "$ROW_X" "$ROW1_Y"
 sleep 5
 PSS_FRESH=$(pss)
+ANON_FRESH=$(anon)
 smaps_dump fresh
 cp "$WORK/app.log" "$ART/app-fresh.log" 2>/dev/null || true
 shot fresh
 say "fresh start showing the same session: PSS $(pss_line)"
 say "ratio end/fresh: $(awk -v a="$PSS_END" -v b="$PSS_FRESH" 'BEGIN{printf "%.2f", a/b}'), end/after-first-turn: $(awk -v a="$PSS_END" -v b="$PSS_FIRST" 'BEGIN{printf "%.2f", a/b}')"
+say "anon ratio end/fresh: $(awk -v a="$ANON_END" -v b="$ANON_FRESH" 'BEGIN{printf "%.2f", a/b}'), end/after-first-turn: $(awk -v a="$ANON_END" -v b="$ANON_FIRST" 'BEGIN{printf "%.2f", a/b}')"
 say "no freeze in $TURNS turns"
 echo "soak: 1 passed, 0 failed"
