@@ -8,11 +8,11 @@ import (
 
 func TestIdleTrimRunsOnceAfterABurstAndAtMostOncePerInterval(t *testing.T) {
 	var runs atomic.Int32
-	tr := &idleTrim{delay: 20 * time.Millisecond, interval: 300 * time.Millisecond, run: func() { runs.Add(1) }}
+	tr := &idleTrim{delay: 10 * time.Millisecond, interval: 600 * time.Millisecond, run: func() { runs.Add(1) }}
 	for i := 0; i < 5; i++ {
 		tr.poke() // a burst of turn ends: one run
 	}
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
 	if n := runs.Load(); n != 1 {
 		t.Fatalf("after a burst: %d runs, want 1", n)
 	}
@@ -21,7 +21,7 @@ func TestIdleTrimRunsOnceAfterABurstAndAtMostOncePerInterval(t *testing.T) {
 	if n := runs.Load(); n != 1 {
 		t.Fatalf("within the interval: %d runs, want 1", n)
 	}
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(800 * time.Millisecond)
 	if n := runs.Load(); n != 2 {
 		t.Fatalf("after the interval: %d runs, want 2", n)
 	}
