@@ -61,9 +61,9 @@ func (a *App) Startup(ctx context.Context) {
 		// Another window (in another desktop session, where the D-Bus
 		// single-instance lock cannot see it) has this database open.
 		a.startErr = err
-		msg := "playchat is already open with this data folder.\nClose the other window first."
+		msg := "playchat is already open with this data folder.\nClose the other window (or stop `playchat discord run`) first."
 		if osLocale() == "ja" {
-			msg = "playchat はこのデータフォルダですでに開いています。\n先にもう一つのウィンドウを閉じてください。"
+			msg = "playchat はこのデータフォルダですでに開いています。\n先にもう一つのウィンドウを閉じるか、`playchat discord run` を止めてください。"
 		}
 		go a.quitOnSignal(ctx, true)
 		go a.platform.Fatal("playchat", msg)
