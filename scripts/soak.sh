@@ -6,8 +6,9 @@
 # input (the message is stored) and repainted (the screen changed), and it
 # fails the moment either stops. It reports the PSS of the app and its WebKit
 # processes after the first turn, every 100 turns and at the end, the PSS of
-# a fresh start showing the same session, and the time per turn (first vs
-# last 50). Report: .artifacts/soak/report.txt.
+# a fresh start showing the same session — each reading 5 s after the window
+# last did something (SOAK_SETTLE) — and the time per turn (first vs last
+# 50). Report: .artifacts/soak/report.txt.
 #
 #   scripts/soak.sh [TURNS]
 set -euo pipefail
@@ -87,6 +88,12 @@ EOF
 }
 # pss_line: "N MiB (app=… WebKitWebProces=… …)".
 pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# }; anon $(anon) MiB)"; }
+# settle: every PSS reading is taken SETTLE seconds after the last thing
+# the window did — after a turn as after the fresh start — so that each
+# compares the app at rest (its Go heap's garbage is returned IdleTrimDelay
+# after a turn; see app/idle_trim.go), not one caught mid-collection.
+SETTLE=${SOAK_SETTLE:-5}
+settle() { sleep "$SETTLE"; }
 screen_hash() { "$ROOT/scripts/xprobe.py" hash $SCREEN; }
 now_ms() { date +%s%3N; }
 click_at() { xdotool mousemove --window "$WID" "$1" "$2" click 1; }
@@ -138,10 +145,11 @@ for i in $(seq "$TURNS"); do
   done
   [ -n "$changed" ] || fail "turn $i: the window stopped repainting"
   TIMES[i]=$(($(now_ms) - t0))
-  if ((i == 1)); then PSS_FIRST=$(pss); ANON_FIRST=$(anon); say "turn 1: PSS $(pss_line)"; shot first; smaps_dump 1; fi
-  if ((i % 100 == 0)); then say "turn $i: PSS $(pss_line), last turn ${TIMES[i]} ms"; smaps_dump "$i"; fi
+  if ((i == 1)); then settle; PSS_FIRST=$(pss); ANON_FIRST=$(anon); say "turn 1: PSS $(pss_line)"; shot first; smaps_dump 1; fi
+  if ((i % 100 == 0)); then settle; say "turn $i: PSS $(pss_line), last turn ${TIMES[i]} ms"; smaps_dump "$i"; fi
   sleep 0.2
 done
+settle
 PSS_END=$(pss)
 ANON_END=$(anon)
 shot last
@@ -161,7 +169,7 @@ kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 APP_PID=""
 start_app
 click_at "$ROW_X" "$ROW1_Y"
-sleep 5
+settle
 PSS_FRESH=$(pss)
 ANON_FRESH=$(anon)
 smaps_dump fresh
