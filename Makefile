@@ -40,6 +40,7 @@ check-bindings:
 test-go:
 	test -z "$$(gofmt -l app backend cli main.go)" || (gofmt -l app backend cli main.go && exit 1)
 	go vet ./...
+	go vet -tags $(TAGS) . ./app
 	go test $(GOFLAGS_TEST) ./...
 
 test-frontend:
@@ -68,7 +69,7 @@ e2e: build e2e-tools
 	scripts/e2e-reminders.sh
 	scripts/e2e-discord.sh
 	scripts/e2e-flood.sh
-	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run TestRecovered -v .
+	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory' -v .
 	scripts/soak.sh $(SOAK_TURNS)
 
 

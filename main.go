@@ -66,6 +66,17 @@ func runWindow() (err error) {
 			}
 		}
 	}()
+	// WebKit's memory pressure handler, told to keep the web process near
+	// what the page needs (app/webview_memory.go). Set before Wails builds
+	// the web view, on the thread that will run GTK.
+	runtime.LockOSThread()
+	webMemory, err := app.WebMemoryFromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "playchat: %v; using %d MiB\n", err, webMemory.LimitMiB)
+	}
+	if err := app.LimitWebMemory(webMemory); err != nil {
+		fmt.Fprintln(os.Stderr, "playchat: web view memory limit not set:", err)
+	}
 	a := app.New(core.Options{Environ: os.Environ()})
 	startHidden := a.StartHidden(os.Args[1:]) // --hidden (autostart) with a tray to show it from
 	return wails.Run(&options.App{

@@ -33,6 +33,17 @@ func TestRecoveredBackgroundPanicShowsOneToast(t *testing.T) {
 	}
 }
 
+// TestWebMemorySettingsReachTheWebContext runs the built binary in its
+// "webmemory" self-test (issue 7): the default web context, which Wails'
+// web view uses, must have been built with the memory pressure settings
+// the app gave before wails.Run.
+func TestWebMemorySettingsReachTheWebContext(t *testing.T) {
+	out := runSelfTest(t, "webmemory")
+	if !strings.Contains(out, "selftest: webmemory applied") {
+		t.Fatalf("the web context was built without the memory settings:\n%s", tail(out, 40))
+	}
+}
+
 // runSelfTest runs PLAYCHAT_BIN with PLAYCHAT_SELFTEST=name in fresh data and
 // XDG dirs and returns its output; the process must exit 0. Without
 // PLAYCHAT_BIN (plain `go test ./...`) the test is skipped.

@@ -21,6 +21,9 @@ import (
 //	bgpanic — a background job panics twice under the core's guard; the
 //	        process must survive and the page show one toast
 //	        (background.go).
+//	webmemory — the web context the page runs in was built with the
+//	        memory pressure settings LimitWebMemory gave
+//	        (webview_memory.go).
 const SelfTestEnv = "PLAYCHAT_SELFTEST"
 
 // selfTest returns the self-test the process was asked to run ("" for none).
@@ -40,6 +43,15 @@ func (a *App) selfTest() string {
 func (a *App) runSelfTest(ctx context.Context, name string) {
 	if name == "bgpanic" {
 		a.runBackgroundPanicSelfTest(ctx) // background.go
+		return
+	}
+	if name == "webmemory" {
+		if webMemoryApplied() {
+			fmt.Fprintln(os.Stdout, "selftest: webmemory applied to the web context")
+		} else {
+			fmt.Fprintln(os.Stdout, "selftest: webmemory not applied: the web context was built without the settings")
+		}
+		a.quit(ctx)
 		return
 	}
 	if name != "panic" {
