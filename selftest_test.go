@@ -38,16 +38,22 @@ func TestRecoveredBackgroundPanicShowsOneToast(t *testing.T) {
 // web view uses, must have been built with the memory pressure settings
 // the app gave before wails.Run.
 func TestWebMemorySettingsReachTheWebContext(t *testing.T) {
-	out := runSelfTest(t, "webmemory")
-	if !strings.Contains(out, "selftest: webmemory applied") {
-		t.Fatalf("the web context was built without the memory settings:\n%s", tail(out, 40))
+	for env, want := range map[string]string{
+		"":    "selftest: webmemory applied to the web context: limit 200 MiB, light releases above 0.33, full above 0.5, checked every 5 s",
+		"512": "selftest: webmemory applied to the web context: limit 512 MiB,",
+		"off": "selftest: webmemory not applied",
+	} {
+		out := runSelfTest(t, "webmemory", "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB="+env)
+		if !strings.Contains(out, want) {
+			t.Errorf("PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB=%q: want %q in:\n%s", env, want, tail(out, 40))
+		}
 	}
 }
 
-// runSelfTest runs PLAYCHAT_BIN with PLAYCHAT_SELFTEST=name in fresh data and
-// XDG dirs and returns its output; the process must exit 0. Without
+// runSelfTest runs PLAYCHAT_BIN with PLAYCHAT_SELFTEST=name (and env, KEY=VALUE
+// entries) in fresh data and XDG dirs and returns its output; the process must exit 0. Without
 // PLAYCHAT_BIN (plain `go test ./...`) the test is skipped.
-func runSelfTest(t *testing.T, name string) string {
+func runSelfTest(t *testing.T, name string, env ...string) string {
 	t.Helper()
 	bin := os.Getenv("PLAYCHAT_BIN")
 	if bin == "" {
@@ -65,6 +71,7 @@ func runSelfTest(t *testing.T, name string) string {
 		"PLAYCHAT_DATA_DIR="+dir+"/data",
 		"XDG_DATA_HOME="+dir+"/xdg/data", "XDG_CACHE_HOME="+dir+"/xdg/cache", "XDG_CONFIG_HOME="+dir+"/xdg/config",
 	)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the app ended with %v in self-test %s:\n%s", err, name, tail(string(out), 40))

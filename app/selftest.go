@@ -46,8 +46,8 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 		return
 	}
 	if name == "webmemory" {
-		if webMemoryApplied() {
-			fmt.Fprintln(os.Stdout, "selftest: webmemory applied to the web context")
+		if m, ok := webMemoryApplied(); ok {
+			fmt.Fprintf(os.Stdout, "selftest: webmemory applied to the web context: %s\n", m)
 		} else {
 			fmt.Fprintln(os.Stdout, "selftest: webmemory not applied: the web context was built without the settings")
 		}

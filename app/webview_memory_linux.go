@@ -64,9 +64,12 @@ import (
 var (
 	webMemoryOnce sync.Once
 	webMemoryErr  error
+	webMemorySet  WebMemory
 )
 
-// LimitWebMemory gives m to every web process of the default web context.
+// LimitWebMemory gives m to the web processes of every web context built
+// afterwards without settings of its own — with Wails, the default context
+// and its one web view.
 // Call it once, before wails.Run, on the goroutine that runs it (Wails
 // locks that goroutine to its OS thread, GTK's main thread; WebKit's
 // initialisation, triggered here, records it as its main thread). A zero
@@ -79,11 +82,15 @@ func LimitWebMemory(m WebMemory) error {
 	webMemoryOnce.Do(func() {
 		if C.playchat_set_web_memory(C.guint(m.LimitMiB), C.gdouble(m.Conservative), C.gdouble(m.Strict), C.gdouble(m.PollSeconds)) == 0 {
 			webMemoryErr = errors.New("this WebKitGTK has no memory pressure settings (needs 2.34 or newer)")
+			return
 		}
+		webMemorySet = m
 	})
 	return webMemoryErr
 }
 
-// webMemoryApplied reports whether the default web context was built with
-// the settings LimitWebMemory gave (the self-test checks it).
-func webMemoryApplied() bool { return C.playchat_web_memory_applied() == 1 }
+// webMemoryApplied returns the settings LimitWebMemory gave and whether a
+// web context has been built with them (the self-test checks it).
+func webMemoryApplied() (WebMemory, bool) {
+	return webMemorySet, C.playchat_web_memory_applied() == 1
+}

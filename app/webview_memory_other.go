@@ -6,4 +6,4 @@ package app
 // (Windows, macOS, or a build without the webkit2_41 tag).
 func LimitWebMemory(WebMemory) error { return nil }
 
-func webMemoryApplied() bool { return false }
+func webMemoryApplied() (WebMemory, bool) { return WebMemory{}, false }

@@ -28,6 +28,9 @@ func TestWebMemoryFromEnv(t *testing.T) {
 		{"-5", DefaultWebMemory.LimitMiB, true},    // not a size
 		{"1.5", DefaultWebMemory.LimitMiB, true},   // whole MiB only
 		{"200MB", DefaultWebMemory.LimitMiB, true}, // no units
+		{"65536", 65536, false},
+		{"65537", DefaultWebMemory.LimitMiB, true},      // would never act
+		{"4294967295", DefaultWebMemory.LimitMiB, true}, // ditto
 	} {
 		m, err := WebMemoryFromEnv(env(tc.in))
 		if (err != nil) != tc.wantErr {
@@ -42,6 +45,13 @@ func TestWebMemoryFromEnv(t *testing.T) {
 		if err := m.Validate(); err != nil {
 			t.Errorf("%q: the setting it gave is invalid: %v", tc.in, err)
 		}
+	}
+}
+
+func TestWebMemoryFromEnvQuotesWhatWasGiven(t *testing.T) {
+	_, err := WebMemoryFromEnv(func(string) string { return " ABC " })
+	if err == nil || !strings.Contains(err.Error(), `"ABC"`) {
+		t.Fatalf("error %v does not quote the value as given", err)
 	}
 }
 
