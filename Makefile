@@ -7,6 +7,8 @@ SOAK_TURNS ?= 200
 TAGS := desktop,production,webkit2_41
 VERSION ?= $(shell scripts/version.sh)
 BIN := build/bin/playchat
+# The WebKit web extension the binary embeds (app/webext, issue 7).
+WEBEXT := app/webext/libplaychat-webext.so
 
 .PHONY: run test build deps frontend bindings check-bindings test-go test-frontend e2e e2e-tools bench fakellm package package-check
 
@@ -25,8 +27,11 @@ deps:
 frontend:
 	cd frontend && npm run build
 
+$(WEBEXT): app/webext/playchat-webext.c
+	cc -shared -fPIC -O2 -Wall -Werror -o $@ $< $$(pkg-config --cflags --libs webkit2gtk-web-extension-4.1)
+
 ## build: the desktop binary in build/bin/playchat
-build: deps frontend
+build: deps frontend $(WEBEXT)
 	go build -tags $(TAGS) -ldflags "-w -s -X main.version=$(VERSION)" -o $(BIN) .
 
 bindings:
@@ -37,7 +42,7 @@ check-bindings:
 	git diff --exit-code -- frontend/wailsjs || (echo "generated bindings are stale: run make bindings and commit" && exit 1)
 	test -z "$$(git status --porcelain -- frontend/wailsjs)" || (echo "untracked generated bindings" && exit 1)
 
-test-go:
+test-go: $(WEBEXT)
 	test -z "$$(gofmt -l app backend cli main.go)" || (gofmt -l app backend cli main.go && exit 1)
 	go vet ./...
 	go vet -tags $(TAGS) . ./app
@@ -69,7 +74,7 @@ e2e: build e2e-tools
 	scripts/e2e-reminders.sh
 	scripts/e2e-discord.sh
 	scripts/e2e-flood.sh
-	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory' -v .
+	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease' -v .
 	scripts/soak.sh $(SOAK_TURNS)
 
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestRecoveredBackgroundPanicShowsOneToast(t *testing.T) {
 // the app gave before wails.Run.
 func TestWebMemorySettingsReachTheWebContext(t *testing.T) {
 	for env, want := range map[string]string{
-		"":    "selftest: webmemory applied to the web context: limit 200 MiB, light releases above 0.33, full above 0.5, checked every 5 s",
+		"":    "selftest: webmemory applied to the web context: limit 200 MiB, light releases above 0.33, full above 0.5, checked every 30 s",
 		"512": "selftest: webmemory applied to the web context: limit 512 MiB,",
 		"off": "selftest: webmemory not applied",
 	} {
@@ -85,4 +86,19 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestWebReleaseRunsInTheWebProcess runs the "webrelease" self-test (issue
+// 7): the embedded web extension must be loaded into the web process and
+// run WebKit's own memory release when the app asks, as it does after each
+// turn; with the memory limit off, it is not loaded.
+func TestWebReleaseRunsInTheWebProcess(t *testing.T) {
+	out := runSelfTest(t, "webrelease")
+	if !regexp.MustCompile(`selftest: webrelease webkit in [0-9.]+ ms, web process RSS [0-9]+ → [0-9]+ MiB`).MatchString(out) {
+		t.Errorf("want WebKit's release reported by the extension in:\n%s", tail(out, 40))
+	}
+	out = runSelfTest(t, "webrelease", "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB=off")
+	if !strings.Contains(out, "selftest: webrelease: no report from the web extension") {
+		t.Errorf("with the limit off the extension must not be loaded; got:\n%s", tail(out, 40))
+	}
 }

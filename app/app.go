@@ -39,13 +39,18 @@ type App struct {
 	// disc is the optional Discord bot and its posts (discord_service.go).
 	disc discordState
 
-	// trim returns unused memory once turns have stopped (idle_trim.go).
-	trim idleTrim
+	// trim returns unused memory, in this process and the web process,
+	// once the window has gone quiet (idle_trim.go); each release the web
+	// process reports also goes to webReleased, for the self-test.
+	trim        idleTrim
+	webReleased chan WebRelease
 }
 
 // New returns an App that will open the core with opts at start-up.
 func New(opts core.Options) *App {
-	return &App{opts: opts, selfTestReports: make(chan string, 4), trim: idleTrim{delay: IdleTrimDelay, interval: IdleTrimInterval, run: trimMemory}}
+	return &App{opts: opts, selfTestReports: make(chan string, 4),
+		trim:        idleTrim{delay: IdleTrimDelay, interval: IdleTrimInterval, run: trimMemory},
+		webReleased: make(chan WebRelease, 1)}
 }
 
 // Startup opens the core. Wails calls it with the window's context.
@@ -70,6 +75,7 @@ func (a *App) Startup(ctx context.Context) {
 		return
 	}
 	go a.quitOnSignal(ctx, false)
+	go a.watchWebReleases(ctx, os.Getenv(MemStatsEnv) != "")
 	if err != nil {
 		a.startErr = err
 		slog.Error("start-up failed", "err", err)

@@ -66,7 +66,7 @@ func (s *ChatService) Edit(req EditRequest) (TurnStart, error) {
 // merged (at most one event per 30 ms) before they cross into the webview: a
 // flood of one-character deltas must not become a flood of script
 // evaluations there (issue #5). The end of a turn schedules the idle memory
-// trim (idle_trim.go).
+// trim of both processes (idle_trim.go).
 func (s *ChatService) turnEmitter(turnID string) event.Emitter {
 	p := s.app.plat()
 	name := event.TurnEventName(turnID)

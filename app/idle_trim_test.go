@@ -37,3 +37,22 @@ func TestIdleTrimWithoutRunDoesNothing(t *testing.T) {
 	var tr idleTrim
 	tr.poke() // an App literal in tests: no panic, no timer
 }
+
+// A run waits for delay of quiet: pokes that keep coming — turns one
+// after another — keep pushing it back.
+func TestIdleTrimWaitsForQuiet(t *testing.T) {
+	var runs atomic.Int32
+	tr := &idleTrim{delay: 400 * time.Millisecond, run: func() { runs.Add(1) }}
+	defer tr.stop()
+	for i := 0; i < 15; i++ {
+		tr.poke()
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runs.Load(); n != 0 {
+		t.Fatalf("while pokes keep coming: %d runs, want 0", n)
+	}
+	time.Sleep(time.Second)
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("after the quiet: %d runs, want 1", n)
+	}
+}

@@ -24,6 +24,8 @@ import (
 //	webmemory — the web context the page runs in was built with the
 //	        memory pressure settings LimitWebMemory gave
 //	        (webview_memory.go).
+//	webrelease — the web extension is loaded in the web process and runs
+//	        WebKit's memory release when asked (webview_release.go).
 const SelfTestEnv = "PLAYCHAT_SELFTEST"
 
 // selfTest returns the self-test the process was asked to run ("" for none).
@@ -52,6 +54,10 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 			fmt.Fprintln(os.Stdout, "selftest: webmemory not applied: the web context was built without the settings")
 		}
 		a.quit(ctx)
+		return
+	}
+	if name == "webrelease" {
+		a.runWebReleaseSelfTest(ctx)
 		return
 	}
 	if name != "panic" {
@@ -98,4 +104,18 @@ func (s *SystemService) SelfTestReport(message string) error {
 	default:
 	}
 	return nil
+}
+
+// runWebReleaseSelfTest asks the web process for a release, as the end of
+// a turn does, and prints the extension's report.
+func (a *App) runWebReleaseSelfTest(ctx context.Context) {
+	time.Sleep(time.Second) // the page's first scripts have run
+	requestWebRelease()
+	select {
+	case r := <-a.webReleased:
+		fmt.Fprintf(os.Stdout, "selftest: webrelease %s\n", r)
+	case <-time.After(10 * time.Second):
+		fmt.Fprintln(os.Stdout, "selftest: webrelease: no report from the web extension in 10 s")
+	}
+	a.quit(ctx)
 }

@@ -10,18 +10,54 @@ package app
 static GObject *(*playchat_context_parent_constructor)(GType, guint, GObjectConstructParam *);
 static WebKitMemoryPressureSettings *playchat_memory_settings;
 static int playchat_memory_applied;
+static char *playchat_extension_dir;
+static WebKitWebContext *playchat_context;
+
+// Defined in webview_release_linux.go (a Go export).
+extern void playchatWebReleased(char *how, double ms, gint64 before_kib, gint64 after_kib);
+
+// Catches the extension's "playchat.memory-released" report on its way to
+// the web view (an emission hook, so no web view pointer is needed).
+static gboolean playchat_message_hook(GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data) {
+	if (n < 2 || !G_VALUE_HOLDS_OBJECT(&values[1]))
+		return TRUE;
+	WebKitUserMessage *message = g_value_get_object(&values[1]);
+	if (message == NULL || g_strcmp0(webkit_user_message_get_name(message), "playchat.memory-released") != 0)
+		return TRUE;
+	GVariant *p = webkit_user_message_get_parameters(message);
+	if (p != NULL && g_variant_is_of_type(p, G_VARIANT_TYPE("(sdxx)"))) {
+		const char *how;
+		gdouble ms;
+		gint64 before, after;
+		g_variant_get(p, "(&sdxx)", &how, &ms, &before, &after);
+		playchatWebReleased((char *)how, ms, before, after);
+	}
+	return TRUE;
+}
+
+// Emitted by the context just before it starts its web process: the one
+// moment WebKit documents for setting the extensions' directory.
+static void playchat_initialize_web_extensions(WebKitWebContext *context, gpointer data) {
+	webkit_web_context_set_web_extensions_directory(context, playchat_extension_dir);
+	GObjectClass *view = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_VIEW));
+	g_signal_add_emission_hook(g_signal_lookup("user-message-received", WEBKIT_TYPE_WEB_VIEW), 0,
+		playchat_message_hook, NULL, NULL);
+	g_type_class_unref(view);
+}
 
 // The web context's constructor, wrapped: WebKitWebContext's
 // "memory-pressure-settings" is a construct-only property, and
 // webkit_web_context_get_default() — the context Wails' web view uses —
 // is built without it. GObject hands every construct property to the
 // constructor (unset ones with their default, NULL), so the wrapper puts
-// the settings in where the value is still NULL and chains up.
+// the settings in where the value is still NULL and chains up. The first
+// context built also gets the web extension's directory and the hook for
+// the extension's reports, once it starts its web process.
 static GObject *playchat_context_constructor(GType type, guint n, GObjectConstructParam *params) {
 	GValue settings = G_VALUE_INIT;
 	GObjectConstructParam *p = g_newa(GObjectConstructParam, n);
 	memcpy(p, params, n * sizeof *p);
-	for (guint i = 0; i < n; i++) {
+	for (guint i = 0; playchat_memory_settings != NULL && i < n; i++) {
 		if (g_strcmp0(p[i].pspec->name, "memory-pressure-settings") == 0 && g_value_get_boxed(p[i].value) == NULL) {
 			g_value_init(&settings, WEBKIT_TYPE_MEMORY_PRESSURE_SETTINGS);
 			g_value_set_boxed(&settings, playchat_memory_settings);
@@ -32,7 +68,22 @@ static GObject *playchat_context_constructor(GType type, guint n, GObjectConstru
 	GObject *object = playchat_context_parent_constructor(type, n, p);
 	if (G_IS_VALUE(&settings))
 		g_value_unset(&settings);
+	if (playchat_context == NULL && WEBKIT_IS_WEB_CONTEXT(object)) {
+		// Not yet constructed (GObject calls "constructed" after this
+		// returns): the directory is set when WebKit asks for it.
+		playchat_context = WEBKIT_WEB_CONTEXT(object);
+		if (playchat_extension_dir != NULL)
+			g_signal_connect(object, "initialize-web-extensions", G_CALLBACK(playchat_initialize_web_extensions), NULL);
+	}
 	return object;
+}
+
+static void playchat_hook_context(void) {
+	if (playchat_context_parent_constructor != NULL)
+		return;
+	GObjectClass *klass = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_CONTEXT));
+	playchat_context_parent_constructor = klass->constructor;
+	klass->constructor = playchat_context_constructor;
 }
 
 // Returns 0 when this WebKit has no memory-pressure-settings property.
@@ -45,12 +96,27 @@ static int playchat_set_web_memory(guint limit_mib, gdouble conservative, gdoubl
 	webkit_memory_pressure_settings_set_conservative_threshold(playchat_memory_settings, conservative);
 	webkit_memory_pressure_settings_set_strict_threshold(playchat_memory_settings, strict);
 	webkit_memory_pressure_settings_set_poll_interval(playchat_memory_settings, poll_seconds);
-	playchat_context_parent_constructor = klass->constructor;
-	klass->constructor = playchat_context_constructor;
+	playchat_hook_context();
 	return 1;
 }
 
 static int playchat_web_memory_applied(void) { return playchat_memory_applied; }
+
+// dir is kept (not freed): the context is built later, once.
+static void playchat_set_extension_dir(char *dir) {
+	playchat_extension_dir = dir;
+	playchat_hook_context();
+}
+
+static gboolean playchat_send_release(gpointer data) {
+	if (playchat_context != NULL)
+		webkit_web_context_send_message_to_all_extensions(playchat_context,
+			webkit_user_message_new("playchat.release-memory", NULL));
+	return G_SOURCE_REMOVE;
+}
+
+// Any thread: the message is sent from GTK's main loop.
+static void playchat_request_release(void) { g_idle_add(playchat_send_release, NULL); }
 */
 import "C"
 
@@ -94,3 +160,31 @@ func LimitWebMemory(m WebMemory) error {
 func webMemoryApplied() (WebMemory, bool) {
 	return webMemorySet, C.playchat_web_memory_applied() == 1
 }
+
+// webExtensionOnce guards LoadWebExtension's one installation.
+var (
+	webExtensionOnce sync.Once
+	webExtensionErr  error
+)
+
+// LoadWebExtension writes playchat's WebKit web extension (webext/, built
+// by make) into dir and has the first web context built afterwards load it
+// into its web process, where it runs WebKit's memory release when the app
+// asks (requestWebRelease). Call it like LimitWebMemory: once, before
+// wails.Run, on the goroutine that runs it. Errors: a binary built without
+// the extension (go build instead of make), or dir not writable; the window
+// then works without it.
+func LoadWebExtension(dir string) error {
+	webExtensionOnce.Do(func() {
+		var path string
+		if path, webExtensionErr = writeWebExtension(webExtensionFS, dir); webExtensionErr == nil {
+			C.playchat_set_extension_dir(C.CString(path))
+		}
+	})
+	return webExtensionErr
+}
+
+// requestWebRelease asks the web process's extension for a release; its
+// report arrives on webReleaseReports. Any goroutine; nothing happens
+// before the web context exists or without LoadWebExtension.
+func requestWebRelease() { C.playchat_request_release() }

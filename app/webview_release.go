@@ -1,0 +1,122 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// WebRelease is one release the web extension (webext/playchat-webext.c)
+// ran in the web process and reported.
+type WebRelease struct {
+	// How is "webkit" when WebKit's own release ran
+	// (WTF::MemoryPressureHandler::releaseMemory, critical and
+	// synchronous), "unavailable" when this WebKit does not export it.
+	How string
+	// Millis is how long the release held the web process's main
+	// thread, in milliseconds.
+	Millis float64
+	// RSSBeforeKiB and RSSAfterKiB are the web process's resident set
+	// around the release, in KiB (-1 when /proc could not be read).
+	RSSBeforeKiB, RSSAfterKiB int64
+}
+
+// String is the release as the debug log and the self-test print it.
+func (r WebRelease) String() string {
+	return fmt.Sprintf("%s in %.1f ms, web process RSS %d → %d MiB", r.How, r.Millis, r.RSSBeforeKiB/1024, r.RSSAfterKiB/1024)
+}
+
+// webReleaseReports carries the extension's reports from GTK's main thread
+// (a cgo export, which cannot reach an App) to App.watchWebReleases. A
+// process has one web context, so one channel.
+var webReleaseReports = make(chan WebRelease, 16)
+
+// webExtensionFile is the extension's file name in webext/ and on disk.
+const webExtensionFile = "libplaychat-webext.so"
+
+// writeWebExtension copies the extension from src (webext/ embedded) into
+// a directory of its own under dir, named by its SHA-256 (WebKit loads
+// every .so in the directory it is given), and returns that directory. An
+// identical file already there is kept; other builds' directories under
+// dir are removed. Errors: no extension in src (a
+// binary built without make), or dir not writable.
+func writeWebExtension(src fs.FS, dir string) (string, error) {
+	so, err := fs.ReadFile(src, "webext/"+webExtensionFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", errors.New("this binary was built without the web extension (build it with make)")
+	} else if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(so)
+	out := filepath.Join(dir, hex.EncodeToString(sum[:6]))
+	path := filepath.Join(out, webExtensionFile)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, so) {
+		return out, nil
+	}
+	// Other builds' extensions are not needed any more (a window already
+	// running keeps the one it loaded: it is mapped, not read again).
+	if olds, err := os.ReadDir(dir); err == nil {
+		for _, e := range olds {
+			if e.IsDir() && e.Name() != filepath.Base(out) {
+				os.RemoveAll(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	if err := os.MkdirAll(out, 0o700); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(out, ".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(so); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	// A name without .so while it is written: a web process starting
+	// meanwhile must not load half a file.
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// WebExtensionDir is where LoadWebExtension should put the extension:
+// playchat/webext under the user's cache directory.
+func WebExtensionDir() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cache, "playchat", "webext"), nil
+}
+
+// watchWebReleases passes the extension's reports on until ctx ends: to
+// stderr as "WEBRELEASE …" lines when MemStatsEnv is set, and to a
+// waiting self-test.
+func (a *App) watchWebReleases(ctx context.Context, log bool) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case r := <-webReleaseReports:
+			if log {
+				fmt.Fprintf(os.Stderr, "WEBRELEASE %s\n", r)
+			}
+			select {
+			case a.webReleased <- r:
+			default:
+			}
+		}
+	}
+}

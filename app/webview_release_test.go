@@ -1,0 +1,51 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestWriteWebExtensionKeepsOneCopyPerBuild(t *testing.T) {
+	dir := t.TempDir()
+	build1 := fstest.MapFS{"webext/" + webExtensionFile: {Data: []byte("build 1")}}
+	out1, err := writeWebExtension(build1, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out1, webExtensionFile)); err != nil || string(b) != "build 1" {
+		t.Fatalf("written: %q, %v", b, err)
+	}
+	again, err := writeWebExtension(build1, dir)
+	if err != nil || again != out1 {
+		t.Fatalf("the same build again: %q, %v; want %q", again, err, out1)
+	}
+	out2, err := writeWebExtension(fstest.MapFS{"webext/" + webExtensionFile: {Data: []byte("build 2")}}, dir)
+	if err != nil || out2 == out1 {
+		t.Fatalf("another build: %q, %v", out2, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != filepath.Base(out2) {
+		t.Fatalf("the old build's directory must go; left %v", entries)
+	}
+	files, _ := os.ReadDir(out2)
+	if len(files) != 1 {
+		t.Fatalf("only the extension in its directory (WebKit loads every .so there); got %v", files)
+	}
+}
+
+func TestWriteWebExtensionWithoutTheBuiltFile(t *testing.T) {
+	_, err := writeWebExtension(fstest.MapFS{"webext/playchat-webext.c": {Data: []byte("/* source */")}}, t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "make") {
+		t.Fatalf("want an error saying to build with make, got %v", err)
+	}
+}
+
+func TestWebReleaseString(t *testing.T) {
+	r := WebRelease{How: "webkit", Millis: 35.25, RSSBeforeKiB: 203 * 1024, RSSAfterKiB: 195 * 1024}
+	if got, want := r.String(), "webkit in 35.2 ms, web process RSS 203 → 195 MiB"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
