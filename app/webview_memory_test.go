@@ -63,9 +63,9 @@ func TestWebMemoryValidate(t *testing.T) {
 		t.Fatalf("off (zero) must be valid: %v", err)
 	}
 	for name, m := range map[string]WebMemory{
-		"conservative 0":         {LimitMiB: 200, Conservative: 0, Strict: 0.5, PollSeconds: 5},
-		"strict 1":               {LimitMiB: 200, Conservative: 0.3, Strict: 1, PollSeconds: 5},
-		"conservative ≥ strict":  {LimitMiB: 200, Conservative: 0.6, Strict: 0.5, PollSeconds: 5},
+		"conservative 0":         {LimitMiB: 200, Conservative: 0, Strict: 0.5, PollSeconds: 30},
+		"strict 1":               {LimitMiB: 200, Conservative: 0.3, Strict: 1, PollSeconds: 30},
+		"conservative ≥ strict":  {LimitMiB: 200, Conservative: 0.6, Strict: 0.5, PollSeconds: 30},
 		"no poll interval":       {LimitMiB: 200, Conservative: 0.3, Strict: 0.5},
 		"negative poll interval": {LimitMiB: 200, Conservative: 0.3, Strict: 0.5, PollSeconds: -1},
 	} {
