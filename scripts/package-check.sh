@@ -175,6 +175,11 @@ kill "$APP_PID"
 for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$APP_PID" 2>/dev/null && fail "the installed app did not exit on SIGTERM"
 APP_PID=""
+# The installed binary carries the web extension that releases the window's
+# memory after turns (issue 7), and WebKit loads it.
+PLAYCHAT_SELFTEST=webrelease PLAYCHAT_DATA_DIR=$W/selftest-data XDG_CACHE_HOME=$W/selftest-cache \
+  timeout 60 /usr/bin/playchat >"$W/selftest.log" 2>&1 || { cat "$W/selftest.log" >&2; fail "the installed app's webrelease self-test"; }
+grep -q '^selftest: webrelease webkit in' "$W/selftest.log" || { cat "$W/selftest.log" >&2; fail "the installed app did not load its web extension"; }
 after=$(counts)
 [ "$after" = "$before" ] || fail "after the upgrade: $after (before: $before)"
 new_migrations=$(migrations)

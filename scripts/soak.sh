@@ -23,6 +23,10 @@ mkdir -p "$ART" && rm -f "$ART"/*.png "$ART"/report.txt "$ART"/smaps-*.txt "$ART
 REPORT=$ART/report.txt
 say() { echo "soak: $*" | tee -a "$REPORT"; }
 
+# The page's memory statistics every 100 turns, and a line for each memory
+# release the web process runs after turns (app/webview_release.go), in the
+# app's log.
+export PLAYCHAT_DEBUG_MEMSTATS=${PLAYCHAT_DEBUG_MEMSTATS:-100}
 echo '[]' >"$WORK/script.json"
 start_fake "$WORK/script.json" -chunks 6 -chunk-delay 1ms -long-trigger LONG -long-len 3000 -delta-size 2
 start_app
@@ -155,6 +159,14 @@ ANON_END=$(anon)
 shot last
 say "end ($TURNS turns): PSS $(pss_line)"
 
+# What the idle window costs after the turns: CPU time of the web process
+# over 30 s (WebKit's memory pressure checks run while it is idle too).
+for p in $(tree "$APP_PID"); do
+  [ "$(tr -d '\0' <"/proc/$p/comm")" = WebKitWebProces ] || continue
+  c0=$(awk '{print $14 + $15}' "/proc/$p/stat"); sleep 30; c1=$(awk '{print $14 + $15}' "/proc/$p/stat")
+  say "idle web process after $TURNS turns: $((c1 - c0)) ticks of CPU in 30 s ($(awk -v t=$((c1 - c0)) -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", 100 * t / hz / 30}') % of one core)"
+done
+
 avg() { local s=0 n=0 k; for ((k = $1; k <= $2; k++)); do s=$((s + TIMES[k])); n=$((n + 1)); done; echo $((s / n)); }
 half=$((TURNS < 100 ? TURNS / 2 : 50))
 FIRST=$(avg 1 "$half")
@@ -163,6 +175,9 @@ say "time per turn: first $half avg ${FIRST} ms, last $half avg ${LAST} ms"
 
 # The app's output (with PLAYCHAT_DEBUG_MEMSTATS=N, the page's MEMSTATS lines).
 cp "$WORK/app.log" "$ART/app.log" 2>/dev/null || true
+releases=$(grep -c '^WEBRELEASE' "$ART/app.log" || true)
+say "web process releases after turns: ${releases:-0}$( ((${releases:-0} > 0)) && grep '^WEBRELEASE' "$ART/app.log" |
+  awk '{s += $4; if ($4 > m) m = $4} END {printf ", %.0f ms on average, %.0f ms at most", s / NR, m}')"
 
 # A fresh start showing the same session (the most recent, first in the list).
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
