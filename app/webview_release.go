@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // WebRelease is one release the web extension (webext/playchat-webext.c)
@@ -44,7 +45,8 @@ const webExtensionFile = "libplaychat-webext.so"
 // a directory of its own under dir, named by its SHA-256 (WebKit loads
 // every .so in the directory it is given), and returns that directory. An
 // identical file already there is kept; other builds' directories under
-// dir are removed. Errors: no extension in src (a
+// dir are removed once no window can still need them
+// (removeOldWebExtensions). Errors: no extension in src (a
 // binary built without make), or dir not writable.
 func writeWebExtension(src fs.FS, dir string) (string, error) {
 	so, err := fs.ReadFile(src, "webext/"+webExtensionFile)
@@ -57,17 +59,12 @@ func writeWebExtension(src fs.FS, dir string) (string, error) {
 	out := filepath.Join(dir, hex.EncodeToString(sum[:6]))
 	path := filepath.Join(out, webExtensionFile)
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, so) {
+		now := time.Now()
+		os.Chtimes(out, now, now) // in use: see removeOldWebExtensions
+		removeOldWebExtensions(dir, filepath.Base(out), now)
 		return out, nil
 	}
-	// Other builds' extensions are not needed any more (a window already
-	// running keeps the one it loaded: it is mapped, not read again).
-	if olds, err := os.ReadDir(dir); err == nil {
-		for _, e := range olds {
-			if e.IsDir() && e.Name() != filepath.Base(out) {
-				os.RemoveAll(filepath.Join(dir, e.Name()))
-			}
-		}
-	}
+	removeOldWebExtensions(dir, filepath.Base(out), time.Now())
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return "", err
 	}
@@ -89,6 +86,30 @@ func writeWebExtension(src fs.FS, dir string) (string, error) {
 		return "", err
 	}
 	return out, nil
+}
+
+// WebExtensionGrace is how long another build's extension directory is
+// kept after its window last started: a window started a moment earlier
+// may not have started its web process yet (which loads the extension).
+// A window already running keeps the extension it loaded: it is mapped,
+// not read again.
+const WebExtensionGrace = 10 * time.Minute
+
+// removeOldWebExtensions removes the directories under dir other than
+// keep whose modification time is WebExtensionGrace before now or older.
+func removeOldWebExtensions(dir, keep string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == keep {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) >= WebExtensionGrace {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // WebExtensionDir is where LoadWebExtension should put the extension:

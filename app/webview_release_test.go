@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 func TestWriteWebExtensionKeepsOneCopyPerBuild(t *testing.T) {
@@ -22,13 +23,26 @@ func TestWriteWebExtensionKeepsOneCopyPerBuild(t *testing.T) {
 	if err != nil || again != out1 {
 		t.Fatalf("the same build again: %q, %v; want %q", again, err, out1)
 	}
-	out2, err := writeWebExtension(fstest.MapFS{"webext/" + webExtensionFile: {Data: []byte("build 2")}}, dir)
+	build2 := fstest.MapFS{"webext/" + webExtensionFile: {Data: []byte("build 2")}}
+	out2, err := writeWebExtension(build2, dir)
 	if err != nil || out2 == out1 {
 		t.Fatalf("another build: %q, %v", out2, err)
 	}
+	// Build 1's window started a moment ago: its web process may not have
+	// loaded the extension yet.
+	if _, err := os.Stat(out1); err != nil {
+		t.Fatalf("a build started within WebExtensionGrace must keep its extension: %v", err)
+	}
+	old := time.Now().Add(-WebExtensionGrace - time.Minute)
+	if err := os.Chtimes(out1, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeWebExtension(build2, dir); err != nil {
+		t.Fatal(err)
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || entries[0].Name() != filepath.Base(out2) {
-		t.Fatalf("the old build's directory must go; left %v", entries)
+		t.Fatalf("the old build's directory must go after WebExtensionGrace; left %v", entries)
 	}
 	files, _ := os.ReadDir(out2)
 	if len(files) != 1 {
