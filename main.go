@@ -70,6 +70,7 @@ func runWindow() (err error) {
 	// what the page needs (app/webview_memory.go). Set before Wails builds
 	// the web view, on the thread that will run GTK.
 	runtime.LockOSThread()
+	app.ReloadOnWebProcessCrash()
 	webMemory, err := app.WebMemoryFromEnv(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "playchat: %v; using %d MiB\n", err, webMemory.LimitMiB)

@@ -102,3 +102,16 @@ func TestWebReleaseRunsInTheWebProcess(t *testing.T) {
 		t.Errorf("with the limit off the extension must not be loaded; got:\n%s", tail(out, 40))
 	}
 }
+
+// TestWebProcessCrashReloadsThePage runs the "webcrash" self-test: when the
+// window's web process dies (SIGKILL), the page must load again in a new
+// one instead of the window showing its last picture for good.
+func TestWebProcessCrashReloadsThePage(t *testing.T) {
+	out := runSelfTest(t, "webcrash")
+	if !strings.Contains(out, "selftest: webcrash: the page loaded again after its web process was killed") {
+		t.Errorf("want the page loaded again in:\n%s", tail(out, 40))
+	}
+	if !strings.Contains(out, "playchat: the window's web process crashed; loading the page again") {
+		t.Errorf("want the crash reported on stderr in:\n%s", tail(out, 40))
+	}
+}

@@ -26,6 +26,8 @@ import (
 //	        (webview_memory.go).
 //	webrelease — the web extension is loaded in the web process and runs
 //	        WebKit's memory release when asked (webview_release.go).
+//	webcrash — the web process is killed; the window must load its page
+//	        again in a new one (ReloadOnWebProcessCrash).
 const SelfTestEnv = "PLAYCHAT_SELFTEST"
 
 // selfTest returns the self-test the process was asked to run ("" for none).
@@ -58,6 +60,10 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 	}
 	if name == "webrelease" {
 		a.runWebReleaseSelfTest(ctx)
+		return
+	}
+	if name == "webcrash" {
+		a.runWebCrashSelfTest(ctx)
 		return
 	}
 	if name != "panic" {
@@ -116,6 +122,25 @@ func (a *App) runWebReleaseSelfTest(ctx context.Context) {
 		fmt.Fprintf(os.Stdout, "selftest: webrelease %s\n", r)
 	case <-time.After(10 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: webrelease: no report from the web extension in 10 s")
+	}
+	a.quit(ctx)
+}
+
+// runWebCrashSelfTest kills the window's web process (SIGKILL, as a crash)
+// and waits for the page to be loaded again in a new one.
+func (a *App) runWebCrashSelfTest(ctx context.Context) {
+	<-a.domReadies // the first load
+	time.Sleep(time.Second)
+	if err := killWebProcess(); err != nil {
+		fmt.Fprintf(os.Stdout, "selftest: webcrash: %v\n", err)
+		a.quit(ctx)
+		return
+	}
+	select {
+	case <-a.domReadies:
+		fmt.Fprintln(os.Stdout, "selftest: webcrash: the page loaded again after its web process was killed")
+	case <-time.After(20 * time.Second):
+		fmt.Fprintln(os.Stdout, "selftest: webcrash: the page did not load again in 20 s")
 	}
 	a.quit(ctx)
 }

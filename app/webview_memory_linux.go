@@ -36,13 +36,53 @@ static gboolean playchat_message_hook(GSignalInvocationHint *hint, guint n, cons
 }
 
 // Emitted by the context just before it starts its web process: the one
-// moment WebKit documents for setting the extensions' directory.
+// moment WebKit documents for setting the extensions' directory. Emitted again if a web process has to be started again: the hook is
+// added once.
 static void playchat_initialize_web_extensions(WebKitWebContext *context, gpointer data) {
+	static int hooked;
 	webkit_web_context_set_web_extensions_directory(context, playchat_extension_dir);
+	if (hooked++)
+		return;
 	GObjectClass *view = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_VIEW));
 	g_signal_add_emission_hook(g_signal_lookup("user-message-received", WEBKIT_TYPE_WEB_VIEW), 0,
 		playchat_message_hook, NULL, NULL);
 	g_type_class_unref(view);
+}
+
+static int playchat_reload_on_crash;
+static gint64 playchat_reloads[3]; // monotonic µs of the last reloads
+
+static gboolean playchat_reload(gpointer view) {
+	webkit_web_view_reload(WEBKIT_WEB_VIEW(view));
+	g_object_unref(view);
+	return G_SOURCE_REMOVE;
+}
+
+// A web process that crashed (or went over a hard memory limit) leaves the
+// view showing its last picture and taking no input for good: the page is
+// loaded again in a new one, which the app's state survives (it lives in
+// Go and the database). At most 3 reloads a minute, so a page that
+// crashes on load does not loop.
+static gboolean playchat_terminated_hook(GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data) {
+	if (n < 2 || !G_VALUE_HOLDS_OBJECT(&values[0]))
+		return TRUE;
+	WebKitWebView *view = g_value_get_object(&values[0]);
+	int reason = g_value_get_enum(&values[1]);
+	if (reason == WEBKIT_WEB_PROCESS_TERMINATED_BY_API)
+		return TRUE;
+	gint64 now = g_get_monotonic_time();
+	if (playchat_reloads[0] != 0 && now - playchat_reloads[0] < 60 * G_USEC_PER_SEC) {
+		g_printerr("playchat: the window's web process ended again (%s); not reloading: 3 times in a minute\n",
+			reason == WEBKIT_WEB_PROCESS_CRASHED ? "crashed" : "over its memory limit");
+		return TRUE;
+	}
+	playchat_reloads[0] = playchat_reloads[1];
+	playchat_reloads[1] = playchat_reloads[2];
+	playchat_reloads[2] = now;
+	g_printerr("playchat: the window's web process %s; loading the page again\n",
+		reason == WEBKIT_WEB_PROCESS_CRASHED ? "crashed" : "went over its memory limit");
+	g_idle_add(playchat_reload, g_object_ref(view));
+	return TRUE;
 }
 
 // The web context's constructor, wrapped: WebKitWebContext's
@@ -74,6 +114,12 @@ static GObject *playchat_context_constructor(GType type, guint n, GObjectConstru
 		playchat_context = WEBKIT_WEB_CONTEXT(object);
 		if (playchat_extension_dir != NULL)
 			g_signal_connect(object, "initialize-web-extensions", G_CALLBACK(playchat_initialize_web_extensions), NULL);
+		if (playchat_reload_on_crash) {
+			GObjectClass *view = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_VIEW));
+			g_signal_add_emission_hook(g_signal_lookup("web-process-terminated", WEBKIT_TYPE_WEB_VIEW), 0,
+				playchat_terminated_hook, NULL, NULL);
+			g_type_class_unref(view);
+		}
 	}
 	return object;
 }
@@ -105,6 +151,11 @@ static int playchat_web_memory_applied(void) { return playchat_memory_applied; }
 // dir is kept (not freed): the context is built later, once.
 static void playchat_set_extension_dir(char *dir) {
 	playchat_extension_dir = dir;
+	playchat_hook_context();
+}
+
+static void playchat_set_reload_on_crash(void) {
+	playchat_reload_on_crash = 1;
 	playchat_hook_context();
 }
 
@@ -188,3 +239,11 @@ func LoadWebExtension(dir string) error {
 // report arrives on webReleaseReports. Any goroutine; nothing happens
 // before the web context exists or without LoadWebExtension.
 func requestWebRelease() { C.playchat_request_release() }
+
+// ReloadOnWebProcessCrash has the window load its page again when its web
+// process crashes or goes over a hard memory limit, instead of showing its
+// last picture for good (WebKitGTK leaves that to the application; Wails
+// does nothing). At most 3 reloads a minute; each is reported on stderr.
+// Call it like LimitWebMemory: before wails.Run, on the goroutine that
+// runs it.
+func ReloadOnWebProcessCrash() { C.playchat_set_reload_on_crash() }

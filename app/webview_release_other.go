@@ -7,3 +7,7 @@ package app
 func LoadWebExtension(string) error { return nil }
 
 func requestWebRelease() {}
+
+// ReloadOnWebProcessCrash does nothing where the web view is not
+// WebKitGTK 4.1.
+func ReloadOnWebProcessCrash() {}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package app
+
+import "errors"
+
+func killWebProcess() error { return errors.New("the webcrash self-test runs on Linux only") }
