@@ -78,7 +78,7 @@ func (t *idleTrim) stop() {
 //   - The web process is asked to run WebKit's own memory release at once
 //     (webview_release.go) rather than at its memory pressure handler's
 //     next timed check: a full garbage collection, dropped caches and
-//     compiled code, free allocator pages returned; 40–90 ms of the web
+//     compiled code, free allocator pages returned; 40–140 ms of the web
 //     process's main thread (soak figures).
 func trimMemory() {
 	debug.FreeOSMemory()

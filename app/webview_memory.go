@@ -40,7 +40,7 @@ const WebMemoryEnv = "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB"
 // one core more than WebKit's own idle work, and PSS after 1,000 turns
 // was 1.09–1.23× a fresh start showing the same chat with one spike to
 // 1.6× between checks; with the release after turns and a 30 s poll, it
-// was 1.08× with no spike.
+// was 1.08–1.10× with no spike (three runs).
 type WebMemory struct {
 	LimitMiB     uint    // 0: WebKit's defaults, nothing set
 	Conservative float64 // fraction of LimitMiB, in (0, 1)
