@@ -17,10 +17,7 @@ import (
 // needs a display, so `make e2e` runs it under Xvfb; without PLAYCHAT_BIN
 // (plain `go test ./...`) it skips.
 func TestRecoveredPanicAfterDomReadyKeepsTheWindowAlive(t *testing.T) {
-	out := runSelfTest(t, "panic")
-	if !strings.Contains(out, "selftest: panic recovered") {
-		t.Fatalf("the page did not answer after the panic:\n%s", tail(out, 40))
-	}
+	wantOutput(t, runSelfTest(t, "panic"), "selftest: panic recovered", "the page did not answer after the panic")
 }
 
 // TestRecoveredBackgroundPanicShowsOneToast runs the built binary in its
@@ -28,10 +25,7 @@ func TestRecoveredPanicAfterDomReadyKeepsTheWindowAlive(t *testing.T) {
 // core's guard; the process must survive both and the page show exactly one
 // toast naming the job.
 func TestRecoveredBackgroundPanicShowsOneToast(t *testing.T) {
-	out := runSelfTest(t, "bgpanic")
-	if !strings.Contains(out, "selftest: bgpanic recovered") {
-		t.Fatalf("the background panic was not recovered with one toast:\n%s", tail(out, 40))
-	}
+	wantOutput(t, runSelfTest(t, "bgpanic"), "selftest: bgpanic recovered", "the background panic was not recovered with one toast")
 }
 
 // TestWebMemorySettingsReachTheWebContext runs the built binary in its
@@ -80,6 +74,15 @@ func runSelfTest(t *testing.T, name string, env ...string) string {
 	return string(out)
 }
 
+// wantOutput fails t with why and the output's last lines unless out
+// contains want.
+func wantOutput(t *testing.T, out, want, why string) {
+	t.Helper()
+	if !strings.Contains(out, want) {
+		t.Errorf("%s: want %q in:\n%s", why, want, tail(out, 40))
+	}
+}
+
 func tail(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
@@ -97,10 +100,8 @@ func TestWebReleaseRunsInTheWebProcess(t *testing.T) {
 	if !regexp.MustCompile(`selftest: webrelease webkit in [0-9.]+ ms, web process RSS [0-9]+ → [0-9]+ MiB`).MatchString(out) {
 		t.Errorf("want WebKit's release reported by the extension in:\n%s", tail(out, 40))
 	}
-	out = runSelfTest(t, "webrelease", "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB=off")
-	if !strings.Contains(out, "selftest: webrelease: no report from the web extension") {
-		t.Errorf("with the limit off the extension must not be loaded; got:\n%s", tail(out, 40))
-	}
+	wantOutput(t, runSelfTest(t, "webrelease", "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB=off"),
+		"selftest: webrelease: no report from the web extension", "with the limit off the extension must not be loaded")
 }
 
 // TestWebProcessCrashReloadsThePage runs the "webcrash" self-test: when the
@@ -108,10 +109,6 @@ func TestWebReleaseRunsInTheWebProcess(t *testing.T) {
 // one instead of the window showing its last picture for good.
 func TestWebProcessCrashReloadsThePage(t *testing.T) {
 	out := runSelfTest(t, "webcrash")
-	if !strings.Contains(out, "selftest: webcrash: the page loaded again after its web process was killed") {
-		t.Errorf("want the page loaded again in:\n%s", tail(out, 40))
-	}
-	if !strings.Contains(out, "playchat: the window's web process crashed; loading the page again") {
-		t.Errorf("want the crash reported on stderr in:\n%s", tail(out, 40))
-	}
+	wantOutput(t, out, "selftest: webcrash: the page loaded again after its web process was killed", "the page did not load again")
+	wantOutput(t, out, "playchat: the window's web process crashed; loading the page again", "the crash was not reported on stderr")
 }
