@@ -26,11 +26,8 @@ CHANNEL=4000
 USER_ID=2000
 TEXT="ベランダの水やり"
 
-"$ROOT/build/bin/fakediscord" -token "$TOKEN" -ready-file "$WORK/discord.url" >"$WORK/discord.out" 2>&1 &
-DISCORD_PID=$!
-"$ROOT/build/bin/trayprobe" watch >"$WORK/tray.out" 2>&1 &
-TRAY_PID=$!
-trap 'kill $DISCORD_PID $TRAY_PID 2>/dev/null || true; e2e_cleanup' EXIT
+spawn "$WORK/discord.out" "$ROOT/build/bin/fakediscord" -token "$TOKEN" -ready-file "$WORK/discord.url"
+spawn "$WORK/tray.out" "$ROOT/build/bin/trayprobe" watch
 wait_for "the fake Discord" test -s "$WORK/discord.url"
 DURL=$(head -1 "$WORK/discord.url")
 

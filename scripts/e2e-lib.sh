@@ -7,11 +7,60 @@ FAKE=$ROOT/build/bin/fakellm
 WORK=$(mktemp -d)
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
+# Every program a script starts (the app, the fakes) runs in its own process
+# group (setsid), so ending it ends what it started too — WebKit's web and
+# network processes keep writing the profile for a moment after the app is
+# killed. A cleanup only ever tidies up: it never decides a verdict.
+GROUPS_STARTED=()
+
+# spawn OUT CMD…: runs CMD in a new process group with output to OUT; sets
+# SPAWNED to its pid (which is also its group's id).
+spawn() {
+  local out=$1
+  shift
+  setsid "$@" >"$out" 2>&1 &
+  SPAWNED=$!
+  GROUPS_STARTED+=("$SPAWNED")
+}
+
+# stop_group PGID: SIGTERM to the group, SIGKILL after 10 s, then waits
+# (up to 10 s more) until no process of the group remains. Never fails.
+stop_group() {
+  local pg=$1 i
+  [ -n "$pg" ] || return 0
+  kill -TERM -- "-$pg" 2>/dev/null || true
+  for i in $(seq 100); do pgrep -g "$pg" >/dev/null 2>&1 || break; sleep 0.1; done
+  if pgrep -g "$pg" >/dev/null 2>&1; then
+    kill -KILL -- "-$pg" 2>/dev/null || true
+    for i in $(seq 100); do pgrep -g "$pg" >/dev/null 2>&1 || break; sleep 0.1; done
+  fi
+  wait "$pg" 2>/dev/null || true
+  return 0
+}
+
+# stop_app: ends the app and everything it started (see stop_group).
+stop_app() {
+  stop_group "${APP_PID:-}"
+  APP_PID=""
+}
+
+# remove_dir DIR: rm -rf, tried again while something still writes into it.
+remove_dir() {
+  local i
+  for i in $(seq 20); do
+    rm -rf "$1" 2>/dev/null && return 0
+    sleep 0.25
+  done
+  echo "e2e: note: could not remove $1 (left behind)" >&2
+  return 0
+}
+
 e2e_cleanup() {
-  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
-  [ -n "${FAKE_PID:-}" ] && kill "$FAKE_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
+  local pg
+  set +e
+  for pg in "${GROUPS_STARTED[@]}"; do stop_group "$pg"; done
+  remove_dir "$WORK"
+  return 0
 }
 trap e2e_cleanup EXIT
 
@@ -27,8 +76,8 @@ fail() {
 start_fake() {
   local script=$1
   shift
-  "$FAKE" -addr 127.0.0.1:0 -script "$script" "$@" >"$WORK/fake.out" 2>&1 &
-  FAKE_PID=$!
+  spawn "$WORK/fake.out" "$FAKE" -addr 127.0.0.1:0 -script "$script" "$@"
+  FAKE_PID=$SPAWNED
   for _ in $(seq 50); do grep -q FAKELLM_URL "$WORK/fake.out" && break; sleep 0.1; done
   URL=$(sed -n 's/^FAKELLM_URL=//p' "$WORK/fake.out")
   [ -n "$URL" ] || fail "fake server did not start"
@@ -40,8 +89,8 @@ start_app() {
   # WebKit keeps localStorage (the UI language choice, panel widths) under
   # the XDG dirs: give the app fresh ones so no earlier run leaks in.
   XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache XDG_CONFIG_HOME=$WORK/xdg/config \
-    "$BIN" >"$WORK/app.log" 2>&1 &
-  APP_PID=$!
+    spawn "$WORK/app.log" "$BIN"
+  APP_PID=$SPAWNED
   WID=""
   for _ in $(seq 100); do
     # GTK also maps a 10x10 leader window with the same name: take the visible one.

@@ -22,11 +22,9 @@ ART=$ROOT/.artifacts/e2e-reminders
 mkdir -p "$ART" && rm -f "$ART"/*.png
 TEXT="燃えるゴミの日"
 
-"$ROOT/build/bin/fakenotify" >"$WORK/notify.jsonl" 2>"$WORK/notify.err" &
-NOTIFY_PID=$!
-"$ROOT/build/bin/trayprobe" watch >"$WORK/tray.out" 2>&1 &
-TRAY_PID=$!
-trap 'kill $NOTIFY_PID $TRAY_PID 2>/dev/null || true; e2e_cleanup' EXIT
+setsid "$ROOT/build/bin/fakenotify" >"$WORK/notify.jsonl" 2>"$WORK/notify.err" &
+GROUPS_STARTED+=($!)
+spawn "$WORK/tray.out" "$ROOT/build/bin/trayprobe" watch
 wait_for "the fake notification server" grep -q '"ready"' "$WORK/notify.jsonl"
 
 cat >"$WORK/script.json" <<JSON
@@ -82,8 +80,7 @@ grep -q "Delivered" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "the remi
 echo "e2e: the tray's Open playchat showed the window; the panel shows the reminder delivered ($ART/02-panel.png)"
 
 # A restart does not deliver it again.
-kill "$APP_PID"
-for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+stop_app
 start_app
 sleep 3
 [ "$(grep -c '"event":"notify"' "$WORK/notify.jsonl")" = 1 ] || fail "the restart delivered the reminder again"

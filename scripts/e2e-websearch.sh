@@ -15,9 +15,7 @@ source "$(dirname "$0")/e2e-lib.sh"
 ART=$ROOT/.artifacts/e2e-websearch
 mkdir -p "$ART" && rm -f "$ART"/*.png
 
-"$ROOT/build/bin/fakesearch" -addr 127.0.0.1:0 >"$WORK/search.out" 2>&1 &
-SEARCH_PID=$!
-trap 'kill $SEARCH_PID 2>/dev/null || true; e2e_cleanup' EXIT
+spawn "$WORK/search.out" "$ROOT/build/bin/fakesearch" -addr 127.0.0.1:0
 wait_for "the fake search server" grep -q FAKESEARCH_URL "$WORK/search.out"
 export SEARXNG_URL=$(sed -n 's/^FAKESEARCH_URL=//p' "$WORK/search.out")
 start_fake "$ROOT/backend/knowledge/testdata/e2e-web-search.json"

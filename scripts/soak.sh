@@ -180,8 +180,7 @@ say "web process releases after turns: ${releases:-0}$( ((${releases:-0} > 0)) &
   awk '{s += $4; if ($4 > m) m = $4} END {printf ", %.0f ms on average, %.0f ms at most", s / NR, m}')"
 
 # A fresh start showing the same session (the most recent, first in the list).
-kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
-APP_PID=""
+stop_app
 start_app
 click_at "$ROW_X" "$ROW1_Y"
 settle
