@@ -72,6 +72,7 @@ e2e: build e2e-tools
 	scripts/e2e-render.sh
 	scripts/e2e-websearch.sh
 	scripts/e2e-reminders.sh
+	scripts/e2e-startup.sh
 	scripts/e2e-discord.sh
 	scripts/e2e-flood.sh
 	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash' -v .

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 
@@ -48,44 +49,61 @@ type App struct {
 	// process reports also goes to webReleased, for the self-test.
 	trim        idleTrim
 	webReleased chan WebRelease
+
+	// startDone is closed when Startup returns; Shutdown waits for it, so
+	// services are never started on a core that is being closed.
+	startDone chan struct{}
 }
 
 // New returns an App that will open the core with opts at start-up.
 func New(opts core.Options) *App {
 	return &App{opts: opts, selfTestReports: make(chan string, 4), domReadies: make(chan struct{}, 4),
 		trim:        idleTrim{delay: IdleTrimDelay, interval: IdleTrimInterval, run: trimMemory},
-		webReleased: make(chan WebRelease, 1)}
+		webReleased: make(chan WebRelease, 1), startDone: make(chan struct{})}
 }
 
-// Startup opens the core. Wails calls it with the window's context.
+// Startup opens the core and starts the window's services. Wails calls it
+// with the window's context, on a goroutine of its own, while the page
+// loads.
+//
+// App.mu is held only to publish the platform, the core or the start-up
+// error — never while anything runs that may call back into the window or
+// wait on it (an overdue reminder's notification emits to the window
+// through a.plat(), which takes a.mu: holding it here froze the app at a
+// start with an overdue reminder, issue 21). Start-up work that delivers
+// what fell due while playchat was closed runs in the background and never
+// delays start-up. Shutdown waits for Startup to finish (startDone).
 func (a *App) Startup(ctx context.Context) {
+	defer close(a.startDone)
+	a.mu.Lock()
+	a.platform = newDesktopPlatform(ctx)
+	a.mu.Unlock()
 	opts := a.opts
 	opts.Exclusive = true
 	opts.OnBackgroundPanic = a.reportBackgroundPanic // background.go: one toast per failing job
 	c, err := core.Open(ctx, opts)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.platform = newDesktopPlatform(ctx)
 	if errors.Is(err, core.ErrAlreadyRunning) {
 		// Another window (in another desktop session, where the D-Bus
 		// single-instance lock cannot see it) has this database open.
-		a.startErr = err
+		a.setStartErr(err)
 		msg := "playchat is already open with this data folder.\nClose the other window (or stop `playchat discord run`) first."
 		if osLocale() == "ja" {
 			msg = "playchat はこのデータフォルダですでに開いています。\n先にもう一つのウィンドウを閉じるか、`playchat discord run` を止めてください。"
 		}
 		go a.quitOnSignal(ctx, true)
-		go a.platform.Fatal("playchat", msg)
+		go a.plat().Fatal("playchat", msg)
 		return
 	}
 	go a.quitOnSignal(ctx, false)
 	go a.watchWebReleases(ctx, os.Getenv(MemStatsEnv) != "")
 	if err != nil {
-		a.startErr = err
+		a.setStartErr(err)
 		slog.Error("start-up failed", "err", err)
 		return
 	}
+	a.mu.Lock()
 	a.core = c
+	a.mu.Unlock()
 	// The knowledge base reconciles in the background and then watches its
 	// folder; turns use what is indexed so far.
 	if err := c.KB.Start(ctx); err != nil {
@@ -95,15 +113,22 @@ func (a *App) Startup(ctx context.Context) {
 	// exists before the reminder scheduler; it connects once that runs.
 	disc := a.newDiscord(ctx, c)
 	// Reminders fire while the window runs (issue 10; Shutdown's Close
-	// stops them): desktop notifications plus the window (reminder_service.go).
+	// stops them): desktop notifications plus the window
+	// (reminder_service.go). Those that fell due while playchat was closed
+	// are delivered in the background.
 	a.startReminders(ctx, c, disc.Notifier())
-	// Off the start-up path, and never under a.mu: its state events go
-	// through a.plat(), which takes a.mu.
+	// Off the start-up path: connecting may take a while.
 	go a.applyDiscord(c)
 	// Messages get their tags in the background after each turn (tags.go).
 	a.startTagging(ctx, c)
 	// The tray icon and start-at-login (tray.go), off the start-up path.
 	go a.startDesktop(ctx, c)
+}
+
+func (a *App) setStartErr(err error) {
+	a.mu.Lock()
+	a.startErr = err
+	a.mu.Unlock()
 }
 
 // DomReady runs once the page is loaded. Wails (v2.13+) itself re-applies
@@ -134,6 +159,13 @@ func (a *App) SecondInstance(options.SecondInstanceData) {
 // Shutdown stops running turns (their partial replies are stored), waits
 // for background summaries and closes the database.
 func (a *App) Shutdown(ctx context.Context) {
+	if a.startDone != nil {
+		select {
+		case <-a.startDone:
+		case <-time.After(startWait):
+			slog.Warn("shutdown: start-up has not finished; closing anyway")
+		}
+	}
 	a.mu.Lock()
 	c := a.core
 	a.core = nil
@@ -152,6 +184,11 @@ func (a *App) Services() []any {
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
 		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}}
 }
+
+// startWait bounds how long Shutdown waits for a Startup still running
+// (start-up never waits on the window, so it only ever opens the database
+// and starts services).
+const startWait = 10 * time.Second
 
 // errNotStarted is returned while the core is not open.
 var errNotStarted = apperr.New(apperr.AppStarting, nil)

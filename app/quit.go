@@ -13,12 +13,17 @@ import (
 // the process ends anyway.
 const quitGrace = 10 * time.Second
 
-// quitOnSignal backs up Wails' own SIGTERM/SIGINT handling, which asks the
-// GTK main loop to shut down and so does nothing while that loop is blocked
-// — in a modal dialog (a refused second window) or by a hung web process.
-// A refused window exits at once with status 1; a running one gets
-// quitGrace for Wails' orderly shutdown (Shutdown stores partial replies),
-// then the process ends with status 1.
+// quitOnSignal makes SIGTERM/SIGINT quit. Wails' own handler closes the
+// window as the close button does, which BeforeClose turns into "hide to
+// the tray" while a tray runs — the app went on running until the
+// fallback below killed it without its orderly shutdown (issue 21). So the
+// signal marks the app as quitting (BeforeClose then lets it close) and
+// asks Wails to quit. That also backs up Wails' handling, which asks the
+// GTK main loop to shut down and so does nothing while that loop is
+// blocked — in a modal dialog (a refused second window) or by a hung web
+// process: a refused window exits at once with status 1; a running one
+// gets quitGrace for the orderly shutdown (Shutdown stores partial
+// replies), then the process ends with status 1.
 func (a *App) quitOnSignal(ctx context.Context, refused bool) {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
@@ -31,6 +36,7 @@ func (a *App) quitOnSignal(ctx context.Context, refused bool) {
 	if refused {
 		os.Exit(1)
 	}
+	a.quit(ctx)
 	time.Sleep(quitGrace)
 	os.Exit(1)
 }

@@ -17,10 +17,6 @@ import (
 	"playchat/backend/weather"
 )
 
-// jmaBaseURLEnv points `playchat weather` at another server than JMA's
-// (tests and the end-to-end script).
-const jmaBaseURLEnv = "PLAYCHAT_JMA_BASE_URL"
-
 // weatherJSON is the object `playchat weather --json` prints: tomorrow's
 // Day (date, area, areaCode, weatherCode, weather, tempMin, tempMax,
 // station, pops, laundryIndex, laundryAdvice) and the document's release.
@@ -99,7 +95,7 @@ func weatherTomorrow(ctx context.Context, env Env, office, area, from string, se
 		}
 		return weatherJSON{Day: d, ReportDatetime: f.Report.Format(time.RFC3339)}, nil
 	}
-	s := weather.NewService(weather.Options{BaseURL: lookupEnv(env.Environ, jmaBaseURLEnv), Office: office,
+	s := weather.NewService(weather.Options{BaseURL: weather.BaseURLFromEnviron(env.Environ), Office: office,
 		Area: area, Version: Version, Log: env.Logger})
 	f, err := s.Forecast(ctx)
 	if err != nil {
@@ -164,16 +160,6 @@ func readWeatherDoc(env Env, from string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is longer than %d MiB: not a JMA forecast document", from, limit>>20)
 	}
 	return b, nil
-}
-
-func lookupEnv(environ []string, key string) string {
-	v := ""
-	for _, kv := range environ {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }
 
 // printWeather writes the forecast for a terminal, a missing value as "-".

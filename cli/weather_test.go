@@ -161,7 +161,7 @@ func TestWeatherFetchesTheConfiguredOffice(t *testing.T) {
 		_, _ = w.Write(doc)
 	}))
 	defer srv.Close()
-	env := []string{"PLAYCHAT_DATA_DIR=" + t.TempDir(), jmaBaseURLEnv + "=" + srv.URL,
+	env := []string{"PLAYCHAT_DATA_DIR=" + t.TempDir(), weather.BaseURLEnv + "=" + srv.URL,
 		"WEATHER_OFFICE_CODE=200000", "WEATHER_AREA=南部"}
 	r := runCLI(t, env, "", "weather", "--json")
 	var got map[string]any

@@ -382,6 +382,18 @@ func (c *Core) StartReminders(ctx context.Context, n reminders.Notifier) error {
 	return nil
 }
 
+// RemindersCaughtUp is closed once the running scheduler has delivered
+// the reminders that fell due while playchat was closed (StartReminders
+// returns before that); nil while no scheduler runs.
+func (c *Core) RemindersCaughtUp() <-chan struct{} {
+	c.schedMu.Lock()
+	defer c.schedMu.Unlock()
+	if c.scheduler == nil {
+		return nil
+	}
+	return c.scheduler.CaughtUp()
+}
+
 // StopReminders stops firing reminders and waits for deliveries in
 // progress (Close calls it).
 func (c *Core) StopReminders() {

@@ -58,6 +58,7 @@ type DiscordOptions struct {
 func (c *Core) NewDiscord(o DiscordOptions) *Discord {
 	wo := weather.OptionsFromConfig(c.Config())
 	wo.Log, wo.Version = c.Log, o.Version
+	wo.BaseURL = weather.BaseURLFromEnviron(c.environ)
 	d := &Discord{c: c, weather: weather.NewService(wo),
 		status: discord.Status{State: discord.StateOff}}
 	bot, err := discord.New(discord.Options{

@@ -31,6 +31,11 @@ func TestCoreOffersReminderToolsAndStartRemindersDeliversOverdueOnesLate(t *test
 	if err := c.StartReminders(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
+	select {
+	case <-c.RemindersCaughtUp():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the overdue reminder was not delivered")
+	}
 	c.StopReminders()
 	got := rec.Got()
 	if len(got) != 1 || got[0].Reminder.Content != "overdue" || !got[0].Late {

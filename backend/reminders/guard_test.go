@@ -52,6 +52,7 @@ func TestAPanickingDeliveryIsRecoveredReportedOnceAndTheReminderFiresLater(t *te
 	if err := s.Start(ctx); err != nil {
 		t.Fatalf("Start after a panicking delivery: %v", err)
 	}
+	catchUp(t, s)
 	if rb, _ := svc.Get(ctx, b.ID); rb.State != StateDelivered {
 		t.Errorf("b after a's panic = %s, want delivered", rb.State)
 	}

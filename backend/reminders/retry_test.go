@@ -183,6 +183,7 @@ func TestADiscordReminderDueWhileTheBotWasDownIsDeliveredOnceAfterKick(t *testin
 		t.Fatal(err)
 	}
 	defer s.Stop()
+	catchUp(t, s)
 	// The desktop reminder is delivered as before; the Discord one waits.
 	if got, _ := svc.Get(ctx, d.ID); got.State != StateDelivered || !got.Late || len(desk.Got()) != 1 {
 		t.Errorf("desktop reminder %+v (%d notifications)", got, len(desk.Got()))

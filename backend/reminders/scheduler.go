@@ -83,6 +83,9 @@ type Scheduler struct {
 	tickCh chan struct{} // the periodic rescan: reads the rows only when the fingerprint changed
 	cancel context.CancelFunc
 	done   chan struct{}
+	// caughtUp is closed once the overdue reminders of Start are delivered
+	// (or failed, or put off) and the others are armed.
+	caughtUp chan struct{}
 
 	mu       sync.Mutex
 	armed    map[int64]armedJob // only the scan loop writes it
@@ -113,7 +116,7 @@ func NewScheduler(o SchedulerOptions) (*Scheduler, error) {
 	}
 	s := &Scheduler{svc: o.Service, notifier: o.Notifier, clock: o.Clock, log: o.Logger, every: o.RescanEvery, guard: o.Guard,
 		kickCh: make(chan struct{}, 1), tickCh: make(chan struct{}, 1), armed: map[int64]armedJob{}, inflight: map[int64]bool{},
-		retry: map[int64]retryAt{}}
+		retry: map[int64]retryAt{}, caughtUp: make(chan struct{})}
 	if s.clock == nil {
 		s.clock = o.Service.clock
 	}
@@ -131,29 +134,44 @@ func NewScheduler(o SchedulerOptions) (*Scheduler, error) {
 	return s, nil
 }
 
-// Start delivers the reminders that fell due while the app was not running
-// (late), arms the others and starts firing. It returns once the overdue
-// ones are delivered or failed.
+// Start arms the active reminders and starts firing; it returns at once.
+// The reminders that fell due while the app was not running are delivered
+// in the background (late), one after another, before the others are
+// armed: Start never waits on a notifier, which may be the window that is
+// starting up (issue 21). Stop waits for those deliveries too.
 func (s *Scheduler) Start(ctx context.Context) error {
 	ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	overdue, err := s.svc.Due(ctx, s.clock.Now())
 	if err != nil {
 		return err
 	}
-	for _, r := range overdue {
-		s.fire(ctx, r.ID, r.DueAt, true)
-	}
 	if _, err := s.cron.NewJob(gocron.DurationJob(s.every), gocron.NewTask(s.tick),
 		gocron.WithSingletonMode(gocron.LimitModeReschedule)); err != nil {
 		return fmt.Errorf("reminders: rescan job: %w", err)
 	}
-	s.svc.OnChange(s.rescan)
-	s.scan(ctx, true)
-	s.cron.Start()
 	s.done = make(chan struct{})
-	go s.loop(ctx)
+	go func() {
+		defer close(s.done)
+		for _, r := range overdue {
+			s.fire(ctx, r.ID, r.DueAt, true)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		s.svc.OnChange(s.rescan)
+		s.guard.Do("reminders.scan", func() { s.scan(ctx, true) })
+		s.cron.Start()
+		close(s.caughtUp)
+		s.loop(ctx)
+	}()
 	return nil
 }
+
+// CaughtUp is closed once Start has delivered the reminders that fell due
+// while the app was not running (each delivered, failed or put off) and
+// armed the others. It is never closed when Start was not called or was
+// stopped first.
+func (s *Scheduler) CaughtUp() <-chan struct{} { return s.caughtUp }
 
 // Kick tries the reminders put off by ErrNotReady now (the Discord bot
 // just became ready) and rescans (non-blocking). Reminders waiting for a
@@ -184,7 +202,6 @@ func (s *Scheduler) tick() {
 }
 
 func (s *Scheduler) loop(ctx context.Context) {
-	defer close(s.done)
 	for {
 		select {
 		case <-ctx.Done():
@@ -451,6 +468,9 @@ func (s *Scheduler) deliver(ctx context.Context, id int64, due time.Time, late b
 		late = true
 	}
 	nerr := s.notifier.Notify(ctx, Notification{Reminder: r, Late: late})
+	if ctx.Err() != nil {
+		return // stopped mid-delivery: it stays due and is delivered at the next start
+	}
 	if errors.Is(nerr, ErrNotReady) {
 		// Not a failure: it stays due until Kick or NotReadyRetry.
 		s.log.Debug("reminders: delivery channel not ready", "id", id, "origin", r.Origin, "err", nerr)

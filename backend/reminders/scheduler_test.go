@@ -32,7 +32,18 @@ func startScheduler(t *testing.T, svc *Service, n Notifier) *Scheduler {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Stop() })
+	catchUp(t, s)
 	return s
+}
+
+// catchUp waits until s has delivered the reminders overdue at Start.
+func catchUp(t *testing.T, s *Scheduler) {
+	t.Helper()
+	select {
+	case <-s.CaughtUp():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scheduler did not catch up with the overdue reminders")
+	}
 }
 
 func (s *Scheduler) armedDue(id int64) (time.Time, bool) {
@@ -157,6 +168,7 @@ func TestStartDeliversRemindersThatFellDueWhileClosedMarkedLate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Stop()
+	catchUp(t, s)
 	got := rec.Got()
 	if len(got) != 2 || !got[0].Late || !got[1].Late || got[0].Reminder.ID != a.ID {
 		t.Fatalf("at start got %+v", got)
@@ -243,5 +255,95 @@ func waitNotification(t *testing.T, rec *RecordingNotifier) Notification {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no notification")
 		return Notification{}
+	}
+}
+
+// blockingNotifier blocks every Notify until release is closed, like a
+// window that is still starting up.
+type blockingNotifier struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (b *blockingNotifier) Notify(ctx context.Context, _ Notification) error {
+	select {
+	case b.entered <- struct{}{}:
+	default:
+	}
+	select {
+	case <-b.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Issue 21: a start with an overdue reminder froze the app, because Start
+// delivered it synchronously through a notifier that waited on the window
+// being started. Start must return while the notifier still blocks, and
+// the reminder is delivered once the notifier answers.
+func TestStartNeverWaitsOnTheNotifierForOverdueReminders(t *testing.T) {
+	svc, clock := newTestService(t, "Asia/Tokyo", "2026-12-01T00:00:00Z")
+	ctx := context.Background()
+	once, _ := svc.Create(ctx, NewReminder{Content: "once", Due: "2026-12-01T09:30"})
+	daily, _ := svc.Create(ctx, NewReminder{Content: "daily", Due: "2026-12-01T09:40", Repeat: "FREQ=DAILY"})
+	clock.Advance(2 * time.Hour) // the app was closed
+	n := &blockingNotifier{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	s, err := NewScheduler(SchedulerOptions{Service: svc, Notifier: n, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	returned := make(chan error, 1)
+	go func() { returned <- s.Start(ctx) }()
+	select {
+	case err := <-returned:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		close(n.release)
+		t.Fatal("Start waited on a notifier that blocks")
+	}
+	defer s.Stop()
+	select {
+	case <-n.entered: // the overdue delivery is under way, in the background
+	case <-time.After(10 * time.Second):
+		t.Fatal("the overdue reminder was never offered to the notifier")
+	}
+	close(n.release)
+	catchUp(t, s)
+	if r, _ := svc.Get(ctx, once.ID); r.State != StateDelivered || !r.Late {
+		t.Errorf("one-time reminder after start = %+v, want delivered late", r)
+	}
+	r, _ := svc.Get(ctx, daily.ID)
+	if r.State != StatePending || !r.DueAt.After(clock.Now()) {
+		t.Errorf("daily reminder after start = %+v, want pending at its next occurrence", r)
+	}
+}
+
+// Stop while an overdue delivery still blocks ends it (its context is
+// cancelled) instead of hanging the shutdown.
+func TestStopEndsABlockedOverdueDelivery(t *testing.T) {
+	svc, clock := newTestService(t, "Asia/Tokyo", "2026-12-01T00:00:00Z")
+	ctx := context.Background()
+	if _, err := svc.Create(ctx, NewReminder{Content: "once", Due: "2026-12-01T09:30"}); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Hour)
+	n := &blockingNotifier{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	s, err := NewScheduler(SchedulerOptions{Service: svc, Notifier: n, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	<-n.entered
+	stopped := make(chan struct{})
+	go func() { _ = s.Stop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Stop hung on a blocked delivery")
 	}
 }

@@ -20,6 +20,23 @@ import (
 // code and ".json" follow it.
 const DefaultBaseURL = "https://www.jma.go.jp/bosai/forecast/data/forecast"
 
+// BaseURLEnv names the environment variable that points the forecast
+// client at another server than JMA's (the end-to-end scripts); unset or
+// empty means DefaultBaseURL.
+const BaseURLEnv = "PLAYCHAT_JMA_BASE_URL"
+
+// BaseURLFromEnviron returns BaseURLEnv's last value in environ (KEY=value
+// strings, as os.Environ), "" when unset.
+func BaseURLFromEnviron(environ []string) string {
+	v := ""
+	for _, kv := range environ {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == BaseURLEnv {
+			v = val
+		}
+	}
+	return v
+}
+
 // DefaultOffice is the office used when none is configured (Tokyo).
 const DefaultOffice = "130000"
 
