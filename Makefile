@@ -67,6 +67,7 @@ e2e-tools: fakellm
 ## with the tray, the Discord bot, floods of chunks, recovered panics, a 200-turn soak)
 e2e: build e2e-tools
 	scripts/e2e.sh
+	scripts/e2e-failures.sh
 	scripts/e2e-notes.sh
 	scripts/e2e-branches.sh
 	scripts/e2e-render.sh

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"playchat/backend/chat"
+	"playchat/backend/core"
 	"playchat/backend/event"
-	"playchat/backend/store"
 )
 
 // RegenerateRequest asks for the last reply of a session's selected branch
@@ -16,6 +16,9 @@ type RegenerateRequest struct {
 	// Model writes the new reply (empty: the session's model, else
 	// DEFAULT_MODEL); a different model becomes the session's model.
 	Model string `json:"model"`
+	// QuestionID names the question to answer again (Retry on an
+	// unanswered question); 0 = the branch's last question.
+	QuestionID int64 `json:"questionId"`
 }
 
 // EditRequest sends a new version of one of the user's messages; the
@@ -38,7 +41,7 @@ func (s *ChatService) Regenerate(req RegenerateRequest) (TurnStart, error) {
 		return TurnStart{}, err
 	}
 	t, err := c.Chat.Regenerate(context.Background(), chat.RegenerateRequest{
-		TurnID: req.TurnID, SessionID: req.SessionID, Model: req.Model}, s.turnEmitter(req.TurnID))
+		TurnID: req.TurnID, SessionID: req.SessionID, Model: req.Model, QuestionID: req.QuestionID}, s.turnEmitter(req.TurnID))
 	if err != nil {
 		return TurnStart{}, err
 	}
@@ -60,6 +63,22 @@ func (s *ChatService) Edit(req EditRequest) (TurnStart, error) {
 		return TurnStart{}, err
 	}
 	return TurnStart{TurnID: t.ID, SessionID: t.SessionID, UserMessage: toMessage(t.UserMessage), Model: t.Model}, nil
+}
+
+// RemoveUnanswered removes an unanswered question (Message.Unanswered) and
+// its failed or empty reply; later messages stay. It returns the session's
+// selected branch as Messages does. Errors: chat.busy while a reply of the
+// chat streams, chat.notUserMessage, chat.answered; nothing changes then.
+func (s *ChatService) RemoveUnanswered(sessionID string, messageID int64) ([]Message, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	if err := c.Chat.RemoveUnanswered(ctx, sessionID, messageID); err != nil {
+		return nil, err
+	}
+	return branchMessages(ctx, c, sessionID)
 }
 
 // turnEmitter sends a turn's events to "chat:turn:<turnID>". Chunks are
@@ -93,12 +112,13 @@ func (s *SessionService) SelectBranch(sessionID string, messageID int64) ([]Mess
 	if _, err := c.DB.SelectBranch(ctx, sessionID, messageID); err != nil {
 		return nil, err
 	}
-	return branchMessages(ctx, c.DB, sessionID)
+	return branchMessages(ctx, c, sessionID)
 }
 
 // branchMessages is the session's selected branch for the window, each
-// message with its versions when it has several.
-func branchMessages(ctx context.Context, db *store.DB, sessionID string) ([]Message, error) {
+// message with its versions when it has several and its unanswered mark.
+func branchMessages(ctx context.Context, c *core.Core, sessionID string) ([]Message, error) {
+	db := c.DB
 	ms, err := db.BranchMessages(ctx, sessionID)
 	if err != nil {
 		return nil, err
@@ -115,9 +135,11 @@ func branchMessages(ctx context.Context, db *store.DB, sessionID string) ([]Mess
 	if err != nil {
 		return nil, err
 	}
+	unanswered := chat.Unanswered(ms, c.Chat.Answering(sessionID))
 	out := make([]Message, len(ms))
 	for i, m := range ms {
 		out[i] = toMessage(m)
+		out[i].Unanswered = unanswered[m.ID]
 		if ids := sibs[m.ID]; len(ids) > 1 {
 			out[i].SiblingIDs = ids
 		}

@@ -89,7 +89,7 @@ func (s *SessionService) Messages(id string) ([]Message, error) {
 		return nil, err
 	}
 	s.app.trim.poke() // the page is about to render another session
-	return branchMessages(context.Background(), c.DB, id)
+	return branchMessages(context.Background(), c, id)
 }
 
 var unsafeName = regexp.MustCompile(`[\\/:*?"<>|\x00-\x1f]+`)

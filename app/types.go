@@ -52,6 +52,10 @@ type Message struct {
 	// Tags are the message's automatic tags (backend/tagging), shown as
 	// chips under it; [] until it is tagged ("tags:updated" adds them).
 	Tags []string `json:"tags"`
+	// Unanswered marks a question of the user's that got no reply with
+	// text (chat.Unanswered): the window offers Retry and Remove on it, and
+	// it is not sent to the model with later questions.
+	Unanswered bool `json:"unanswered,omitempty"`
 }
 
 // NotePage is one page of the shared notes. Section "" means ungrouped.

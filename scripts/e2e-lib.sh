@@ -158,8 +158,9 @@ ocr() {
   for pass in "" "-threshold 80%"; do
     # shellcheck disable=SC2086
     convert "$1" -resize 300% -colorspace Gray $pass "$WORK/ocr.png"
-    tesseract "$WORK/ocr.png" "$WORK/ocr1" >/dev/null 2>&1 || fail "tesseract failed"
-    tesseract "$WORK/ocr.png" "$WORK/ocr1" tsv >/dev/null 2>&1 || fail "tesseract failed"
+    # One run writes both outputs. One thread: tesseract's OpenMP threads
+    # fight over a loaded 2-core machine (13 s a pass instead of 5).
+    OMP_THREAD_LIMIT=1 tesseract "$WORK/ocr.png" "$WORK/ocr1" txt tsv >/dev/null 2>&1 || fail "tesseract failed"
     cat "$WORK/ocr1.txt" >>"$WORK/ocr.txt"
     awk -F'\t' 'NR > 1 && $12 != "" { printf "%s\t%d\t%d\t%d\t%d\n", $12, $7/3, $8/3, $9/3, $10/3 }' \
       "$WORK/ocr1.tsv" >>"$WORK/ocr.tsv"
@@ -170,6 +171,13 @@ ocr() {
 find_word() {
   awk -F'\t' -v w="$1" '$1 == w { print $3, $2, $4, $5 }' "$WORK/ocr.tsv" | sort -n | head -1 |
     awk '{ print $2, $1, $3, $4 }'
+}
+
+# find_word_in WORD: like find_word, but also where OCR glued WORD to a
+# symbol beside it ("↻ Retry" read as "URetry").
+find_word_in() {
+  awk -F'\t' -v w="$1" 'index($1, w) > 0 && length($1) <= length(w) + 2 { print $3, $2, $4, $5 }' "$WORK/ocr.tsv" |
+    sort -n | head -1 | awk '{ print $2, $1, $3, $4 }'
 }
 
 # wait_for DESCRIPTION COMMAND…: polls COMMAND for up to 20 s.

@@ -11,6 +11,7 @@ import (
 	"playchat/backend/event"
 	"playchat/backend/session"
 	"playchat/backend/store"
+	"playchat/backend/tokens"
 )
 
 // Regenerating a reply and editing a sent question (issue 9). Both keep the
@@ -32,6 +33,10 @@ type RegenerateRequest struct {
 	// DEFAULT_MODEL); a different model becomes the session's model, as
 	// with Start.
 	Model string
+	// QuestionID, when not 0, names the user message of the selected branch
+	// to answer again (Retry on an unanswered question, which need not be
+	// the last one); 0 answers the branch's last question.
+	QuestionID int64
 }
 
 // EditRequest resends a user message with new text.
@@ -65,10 +70,13 @@ func (s *Service) Regenerate(ctx context.Context, req RegenerateRequest, em even
 	}
 	var question *store.Message
 	for i := len(branch) - 1; i >= 0; i-- {
-		if branch[i].Role == store.RoleUser {
+		if branch[i].Role == store.RoleUser && (req.QuestionID == 0 || branch[i].ID == req.QuestionID) {
 			question = &branch[i]
 			break
 		}
+	}
+	if question == nil && req.QuestionID != 0 {
+		return nil, apperr.New(apperr.ChatNotUserMessage, map[string]any{"id": req.QuestionID})
 	}
 	if question == nil {
 		return nil, apperr.New(apperr.ChatNothingToRegenerate, nil)
@@ -115,11 +123,66 @@ func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkFits(model, set, req.Text, nil); err != nil {
+		return nil, err
+	}
 	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model}
 	if err := s.db.InsertBranch(ctx, &user, orig.ParentID); err != nil {
 		return nil, err
 	}
 	return s.launch(turnID(req.TurnID), sess.ID, model, user, false, set, em)
+}
+
+// RemoveUnanswered removes an unanswered question (Unanswered) of the
+// session and its replies without text; messages sent after it stay, one
+// branch (store.DB.DeleteUnanswered). Errors: apperr.ChatBusy while a turn
+// of the session runs, apperr.ChatNotUserMessage when id is not a user
+// message of the session, apperr.ChatAnswered when it has a reply with text
+// or was summarised. Nothing changes on an error.
+func (s *Service) RemoveUnanswered(ctx context.Context, sessionID string, id int64) error {
+	if s.sessionBusy(sessionID) {
+		return apperr.New(apperr.ChatBusy, nil)
+	}
+	err := s.db.DeleteUnanswered(ctx, sessionID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return apperr.New(apperr.ChatNotUserMessage, map[string]any{"id": id})
+	case errors.Is(err, store.ErrAnswered):
+		return apperr.New(apperr.ChatAnswered, map[string]any{"id": id})
+	}
+	return err
+}
+
+// Answering reports whether a turn of the session is running (its last
+// question is being answered).
+func (s *Service) Answering(sessionID string) bool { return s.sessionBusy(sessionID) }
+
+// sessionBusy reports whether a turn of the session is running.
+func (s *Service) sessionBusy(sessionID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.turns {
+		if t.SessionID == sessionID {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFits refuses a message that cannot be sent to model even alone: the
+// base prompt (with extra, a turn's extra system texts) and the message
+// must fit the input budget, which the history and the layers then share.
+// The error is apperr.ChatTooLongForModel, checked before anything is
+// stored, so the text stays in the composer and nothing fails later
+// (issue 21).
+func (s *Service) checkFits(model string, set Settings, text string, extra []string) error {
+	counter := counterFor(model)
+	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
+	used := counter.Count(withExtra(BasePrompt(s.clock()), extra)) + counter.Count(text) + 2*tokens.MessageOverhead
+	if used > budget.Input {
+		return apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": budget.Input})
+	}
+	return nil
 }
 
 // turnModel resolves the model of a turn in an existing session as Start

@@ -207,27 +207,69 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 	return out, nil
 }
 
-// historyMessages turns stored messages into request messages: replies with
-// no text (failed, or stopped before the first word) are left out, and the
-// question they answered joins the next one, so roles always alternate;
-// partial replies go as they were shown.
+// historyMessages turns stored messages into request messages. A question
+// that got no reply with text — the reply failed, the user stopped it
+// before its first word, the message itself was refused — is an
+// unanswered question (Unanswered): it is left out with its empty reply,
+// so it is never re-sent without the user seeing it (the window offers
+// Retry and Remove on it) and a message the provider refused cannot make
+// every later one fail (issue 21). Roles still alternate. The last message
+// is the question being answered now and always goes. Partial replies go
+// as they were shown.
 func historyMessages(ms []store.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(ms))
-	for _, m := range ms {
+	skip := unansweredAt(ms)
+	for i, m := range ms {
 		if m.Role != store.RoleUser && m.Role != store.RoleAssistant {
 			continue
 		}
-		if m.Role == store.RoleAssistant && strings.TrimSpace(m.Content) == "" {
+		if skip[i] || (m.Role == store.RoleAssistant && !hasText(m)) {
 			continue
 		}
-		// A question whose reply is empty (stopped before the first word,
-		// or failed) would leave two user messages in a row, which strict
-		// providers refuse: it joins the next question instead.
-		if n := len(out); n > 0 && m.Role == store.RoleUser && out[n-1].Role == store.RoleUser {
+		// Two of a kind in a row can only come from rows written outside
+		// the turn pipeline (an import): they are joined, so strict
+		// providers accept the request.
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
 			out[n-1].Content += "\n\n" + m.Content
 			continue
 		}
 		out = append(out, llm.Message{Role: m.Role, Content: m.Content})
+	}
+	return out
+}
+
+func hasText(m store.Message) bool { return strings.TrimSpace(m.Content) != "" }
+
+// unansweredAt marks the indexes of ms (a branch, oldest first) holding an
+// unanswered question: a user message, not the last message, whose next
+// message is not an assistant reply with text.
+func unansweredAt(ms []store.Message) map[int]bool {
+	out := map[int]bool{}
+	for i := 0; i < len(ms)-1; i++ {
+		if ms[i].Role != store.RoleUser {
+			continue
+		}
+		next := ms[i+1]
+		if next.Role != store.RoleAssistant || !hasText(next) {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// Unanswered returns the ids of the unanswered questions of a branch
+// (oldest first, as store.DB.BranchMessages returns it): user messages that
+// got no reply with text. A last message that is a user message counts too
+// unless answering is true (its turn is running). The window marks them
+// and offers Retry (Regenerate with RegenerateRequest.QuestionID) and
+// Remove (Service.RemoveUnanswered); the context leaves them out.
+func Unanswered(branch []store.Message, answering bool) map[int64]bool {
+	out := map[int64]bool{}
+	for i := range unansweredAt(branch) {
+		out[branch[i].ID] = true
+	}
+	if n := len(branch); n > 0 && !answering && branch[n-1].Role == store.RoleUser {
+		out[branch[n-1].ID] = true
 	}
 	return out
 }

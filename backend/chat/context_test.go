@@ -168,20 +168,37 @@ func TestPinnedNotesOutrankRetrievedDocumentsWhenRoomIsShort(t *testing.T) {
 	}
 }
 
-// Stop before the first word (or a failed reply) leaves an empty reply; the
-// question it answered joins the next one, so the request never carries two
-// user messages in a row (strict providers refuse that), and nothing the
-// user typed is left out.
-func TestEmptyRepliesNeverLeaveTwoUserMessagesInARow(t *testing.T) {
+// Issue 21: a question whose reply failed (a 429, a 500, a message too
+// long for the window) or was stopped before its first word is left out
+// with its empty reply — it was glued onto every later question before, so
+// the next message failed with the old error. Roles still alternate, the
+// question being answered always goes, and partial replies go as shown.
+func TestUnansweredQuestionsAreLeftOutOfTheHistory(t *testing.T) {
 	u := func(s string) store.Message { return store.Message{Role: store.RoleUser, Content: s} }
 	a := func(s string) store.Message { return store.Message{Role: store.RoleAssistant, Content: s} }
-	got := historyMessages([]store.Message{u("A"), a(""), u("B"), a("  "), u("C"), a("reply"), u("D"), a(""), u("E")})
+	got := historyMessages([]store.Message{u("A"), a(""), u("B"), a("  "), u("C"), a("reply"), u("D"), a(""),
+		u("no reply stored"), u("F"), a("partial…"), u("E")})
 	var roles []string
 	for _, m := range got {
 		roles = append(roles, m.Role+":"+m.Content)
 	}
-	want := []string{"user:A\n\nB\n\nC", "assistant:reply", "user:D\n\nE"}
+	want := []string{"user:C", "assistant:reply", "user:F", "assistant:partial…", "user:E"}
 	if strings.Join(roles, "|") != strings.Join(want, "|") {
 		t.Fatalf("history = %q, want %q", roles, want)
+	}
+}
+
+// The window marks the same questions the context leaves out, and the last
+// question while it is not being answered.
+func TestUnansweredMarksWhatTheContextLeavesOut(t *testing.T) {
+	m := func(id int64, role, s string) store.Message { return store.Message{ID: id, Role: role, Content: s} }
+	branch := []store.Message{m(1, store.RoleUser, "A"), m(2, store.RoleAssistant, ""), m(3, store.RoleUser, "B"),
+		m(4, store.RoleAssistant, "ok"), m(5, store.RoleUser, "C")}
+	got := Unanswered(branch, false)
+	if len(got) != 2 || !got[1] || !got[5] {
+		t.Fatalf("Unanswered = %v, want 1 and 5", got)
+	}
+	if got := Unanswered(branch, true); len(got) != 1 || !got[1] {
+		t.Fatalf("Unanswered while answering = %v, want 1", got)
 	}
 }

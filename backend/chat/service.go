@@ -207,6 +207,11 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 			return nil, err
 		}
 	}
+	// A message too long for the model even alone is refused before
+	// anything is stored (a new session included).
+	if err := s.checkFits(model, set, req.Text, req.ExtraSystem); err != nil {
+		return nil, err
+	}
 	if req.SessionID == "" {
 		var err error
 		if sess, err = s.db.CreateSession(ctx, "", model); err != nil {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/uptrace/bun"
 )
@@ -209,4 +211,61 @@ func (d *DB) SiblingIDs(ctx context.Context, sessionID string, ms []Message) (ma
 		out[m.ID] = byParent[p]
 	}
 	return out, nil
+}
+
+// ErrAnswered is wrapped by DeleteUnanswered's error when the question has
+// a reply with text.
+var ErrAnswered = errors.New("the question has a reply")
+
+// DeleteUnanswered removes user message id of the session together with
+// its replies that hold no text (failed, or stopped before their first
+// word), in one transaction. Messages sent after them (children of those
+// replies, or of the question) move up to the question's parent, so the
+// conversation stays one branch; an active leaf that was removed becomes
+// the question's parent. The error wraps ErrNotFound when id is not a user
+// message of the session and ErrAnswered when one of its replies has text
+// (or it was summarised into memory: archived) — nothing changes then.
+func (d *DB) DeleteUnanswered(ctx context.Context, sessionID string, id int64) error {
+	return d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var q Message
+		if err := tx.NewSelect().Model(&q).Where("id = ? AND session_id = ? AND role = ?", id, sessionID, RoleUser).
+			Scan(ctx); err != nil {
+			return notFound(err, fmt.Sprintf("user message %d of session %s", id, sessionID))
+		}
+		if q.ArchivedAt != nil {
+			return fmt.Errorf("message %d is archived: %w", id, ErrAnswered)
+		}
+		var replies []Message
+		if err := tx.NewSelect().Model(&replies).Where("parent_id = ?", id).Order("id ASC").Scan(ctx); err != nil {
+			return err
+		}
+		gone := []int64{id}
+		for _, r := range replies {
+			if r.Role == RoleAssistant && strings.TrimSpace(r.Content) != "" {
+				return fmt.Errorf("message %d: %w", id, ErrAnswered)
+			}
+			if r.Role == RoleAssistant {
+				gone = append(gone, r.ID)
+			}
+		}
+		// What was sent after: children of the removed rows that stay.
+		if _, err := tx.NewUpdate().Table("messages").Set("parent_id = ?", q.ParentID).
+			Where("parent_id IN (?)", bun.In(gone)).Where("id NOT IN (?)", bun.In(gone)).Exec(ctx); err != nil {
+			return fmt.Errorf("move later messages up: %w", err)
+		}
+		leaf, err := activeLeaf(ctx, tx, sessionID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.NewDelete().Table("messages").Where("id IN (?)", bun.In(gone)).Exec(ctx); err != nil {
+			return fmt.Errorf("delete unanswered question: %w", err)
+		}
+		if leaf != nil && slices.Contains(gone, *leaf) {
+			if _, err := tx.NewUpdate().Table("sessions").Set("active_leaf_id = ?", q.ParentID).
+				Where("id = ?", sessionID).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return touchSession(ctx, tx, sessionID, now())
+	})
 }

@@ -4,7 +4,7 @@
 import * as ChatService from '../../wailsjs/go/app/ChatService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { call, errorMessage } from './errors'
-import type { SendInput, Source, ToolActivity, TurnEvent, TurnStart } from './types'
+import type { Message, SendInput, Source, ToolActivity, TurnEvent, TurnStart } from './types'
 
 export interface TurnHandlers {
   onSessionId?(sessionId: string): void
@@ -72,6 +72,8 @@ export interface RegenerateInput {
   sessionId: string
   /** "" keeps the session's model. */
   model: string
+  /** Retry of an unanswered question: the question to answer again (0 or absent = the last). */
+  questionId?: number
 }
 
 /** What an edit-and-resend asks for: a new version of one of the user's messages. */
@@ -84,7 +86,15 @@ export interface EditInput {
 
 /** Regenerates the last reply, streamed like a sent message's (the old reply stays as a version). */
 export function regenerateTurn(input: RegenerateInput, handlers: TurnHandlers = {}): TurnHandle {
-  return runTurn((turnId) => ChatService.Regenerate({ turnId, ...input }), handlers)
+  return runTurn((turnId) => ChatService.Regenerate({ turnId, questionId: 0, ...input }), handlers)
+}
+
+/**
+ * Removes an unanswered question (and its failed or empty reply); the
+ * messages after it stay. Resolves to the session's selected branch.
+ */
+export async function removeUnanswered(sessionId: string, messageId: number): Promise<Message[]> {
+  return (await call(() => ChatService.RemoveUnanswered(sessionId, messageId))) as Message[]
 }
 
 /** Sends an edited user message as a new version and streams its reply. */

@@ -4,7 +4,9 @@
 
 export const ERROR_CODES: Record<string, { template: string; params: string[] }> = {
   'app.starting': { template: "playchat is still starting", params: [] },
+  'chat.answered': { template: "message {id} has a reply: only a question without an answer can be removed", params: ['id'] },
   'chat.branchArchived': { template: "message {id} was summarised into long-term memory: messages above a summarised point cannot be edited or regenerated (edit a later message instead)", params: ['id'] },
+  'chat.busy': { template: "a reply in this chat is still being written: wait for it or stop it first", params: [] },
   'chat.emptyMessage': { template: "the message is empty", params: [] },
   'chat.internal': { template: "an internal error ended the reply ({detail}); details are in the log", params: ['detail'] },
   'chat.messageNotUtf8': { template: "the message is not valid UTF-8", params: [] },

@@ -48,6 +48,8 @@ const errors: typeof ja = {
       branchArchived: 'Message {id} has been summarised into long-term memory: messages above a summarised point cannot be edited or regenerated. Edit a later message instead.',
       nothingToRegenerate: 'There is no reply to regenerate in this chat',
       notUserMessage: 'Message {id} is not one of your messages in this chat',
+      answered: 'Message {id} has a reply: only a question without an answer can be removed',
+      busy: 'A reply in this chat is still being written: wait for it or stop it first',
       internal: 'An internal error in playchat ended the reply ({detail}). Your message is kept; the details are in the log (Settings → Open log folder).',
     },
     llm: {

@@ -10,6 +10,7 @@ import * as sessionsApi from '@/api/sessions'
 import { draftMessage, fromStored, type ChatMessage } from '@/utils/turn'
 import { reuseMessages } from '@/utils/reuseMessages'
 import { useChatStore } from './chat'
+import { useDraftStore } from './drafts'
 import { useMemoryStore } from './memory'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
@@ -101,6 +102,54 @@ export const useBranchStore = defineStore('branches', () => {
     })
   }
 
+  /**
+   * Retry on an unanswered question (its reply failed, or was stopped
+   * before a word): answers stored question id again, with the open chat's
+   * model. Messages after it move to another version, as a regenerate's.
+   */
+  function retry(id: number): boolean {
+    const sessionId = sessions.currentId
+    const at = indexOf(id)
+    if (!sessionId || at < 0 || chat.isStreaming || chat.stored[at].role !== 'user') return false
+    const model = sessions.currentModel
+    editingId.value = 0
+    const started = chat.launch({
+      kind: 'regenerate',
+      sessionId,
+      model,
+      notePageIds: [],
+      user: { ...chat.stored[at], unanswered: false },
+      cutAt: at + 1,
+      start: (handlers) => chatApi.regenerateTurn({ sessionId, model, questionId: id }, handlers),
+    })
+    // It is being answered now: no mark while the reply streams.
+    if (started) chat.stored = chat.stored.map((m) => (m.id === id ? { ...m, unanswered: false } : m))
+    return started
+  }
+
+  /**
+   * Remove on an unanswered question: it and its failed reply go, the
+   * messages after it stay. Its text comes back into the message box when
+   * that is empty, so it can be shortened and sent again. False when
+   * nothing was removed (the error is shown).
+   */
+  async function removeUnanswered(id: number): Promise<boolean> {
+    const sessionId = sessions.currentId
+    const at = indexOf(id)
+    if (!sessionId || at < 0 || chat.isStreaming) return false
+    const text = chat.stored[at].content
+    try {
+      const list = await chatApi.removeUnanswered(sessionId, id)
+      if (sessions.currentId === sessionId) chat.stored = reuseMessages(chat.stored, list.map(fromStored))
+      useDraftStore().restore(sessionId, text)
+      chat.focusInput()
+      return true
+    } catch (e) {
+      toasts.error(e)
+      return false
+    }
+  }
+
   /** Shows the version of the conversation through message id (one of a message's siblingIds). */
   async function switchTo(id: number): Promise<void> {
     const sessionId = sessions.currentId
@@ -122,5 +171,8 @@ export const useBranchStore = defineStore('branches', () => {
     }
   }
 
-  return { editingId, switching, lastEditable, startEdit, editLast, cancelEdit, resend, regenerate, switchTo }
+  return {
+    editingId, switching, lastEditable, startEdit, editLast, cancelEdit, resend, regenerate, retry, removeUnanswered,
+    switchTo,
+  }
 })

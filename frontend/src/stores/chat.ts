@@ -82,6 +82,9 @@ export const useChatStore = defineStore('chat', () => {
   const lastError = ref<string | null>(null)
   /** Bumped when a turn reports notes_updated. */
   const notesVersion = ref(0)
+  /** Bumped to give the keyboard to the message box (ChatComposer watches it). */
+  const focusTick = ref(0)
+  const focusInput = () => void focusTick.value++
 
   /**
    * The non-reactive side of each streaming turn, dropped when the turn ends:
@@ -321,8 +324,8 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   return {
-    stored, loading, turns, lastError, notesVersion,
+    stored, loading, turns, lastError, notesVersion, focusTick,
     currentTurn, isStreaming, messages,
-    loadMessages, send, launch, stop, applyTags,
+    loadMessages, send, launch, stop, applyTags, focusInput,
   }
 })

@@ -93,6 +93,17 @@ export function fillLevel(r: ContextReport): 'ok' | 'high' | 'over' {
   return 'ok'
 }
 
+/**
+ * A draft too long for the model even alone: how many tokens it needs, how
+ * many fit (the request budget less the system prompt) and how many are
+ * over. null when the report is not too long.
+ */
+export function tooLongBy(r: ContextReport): { message: number; fits: number; over: number } | null {
+  if (!r.tooLong) return null
+  const fits = Math.max(0, r.input - r.prompt)
+  return { message: r.message, fits, over: Math.max(1, r.message - fits) }
+}
+
 /** Tokens as a short figure: 950, 12.3k, 128k. */
 export function formatTokens(n: number): string {
   if (n < 1000) return String(Math.max(0, Math.round(n)))

@@ -26,6 +26,7 @@ export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
     a.archived === b.archived &&
     a.forgotten === b.forgotten &&
     a.pending === b.pending &&
+    !!a.unanswered === !!b.unanswered &&
     sameTools(a.tools, b.tools) &&
     a.sources.length === 0 &&
     b.sources.length === 0 &&

@@ -526,6 +526,7 @@ export namespace app {
 	    parentId: number;
 	    siblingIds?: number[];
 	    tags: string[];
+	    unanswered?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Message(source);
@@ -549,6 +550,7 @@ export namespace app {
 	        this.parentId = source["parentId"];
 	        this.siblingIds = source["siblingIds"];
 	        this.tags = source["tags"];
+	        this.unanswered = source["unanswered"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -682,6 +684,7 @@ export namespace app {
 	    turnId: string;
 	    sessionId: string;
 	    model: string;
+	    questionId: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new RegenerateRequest(source);
@@ -692,6 +695,7 @@ export namespace app {
 	        this.turnId = source["turnId"];
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
+	        this.questionId = source["questionId"];
 	    }
 	}
 	export class ReminderInput {

@@ -11,6 +11,8 @@ export function Edit(arg1:app.EditRequest):Promise<app.TurnStart>;
 
 export function Regenerate(arg1:app.RegenerateRequest):Promise<app.TurnStart>;
 
+export function RemoveUnanswered(arg1:string,arg2:number):Promise<Array<app.Message>>;
+
 export function Send(arg1:app.SendRequest):Promise<app.TurnStart>;
 
 export function Stop(arg1:string):Promise<void>;

@@ -18,6 +18,10 @@ export function Regenerate(arg1) {
   return window['go']['app']['ChatService']['Regenerate'](arg1);
 }
 
+export function RemoveUnanswered(arg1, arg2) {
+  return window['go']['app']['ChatService']['RemoveUnanswered'](arg1, arg2);
+}
+
 export function Send(arg1) {
   return window['go']['app']['ChatService']['Send'](arg1);
 }
