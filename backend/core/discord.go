@@ -156,12 +156,17 @@ func (d *Discord) Apply(ctx context.Context, cfg config.Config) {
 // applyPosts starts, re-arms or stops the scheduled posts.
 func (d *Discord) applyPosts(ctx context.Context, cfg config.Config, on bool) {
 	var poster scheduler.Poster
+	// A tip draws on the chat of the channel it is posted to, never on the
+	// window's own chats (issue 21); a webhook's channel has no chat here.
+	var tipSessions func(context.Context) []string
 	switch {
 	case !on:
 	case strings.TrimSpace(cfg.DiscordWebhookURL) != "":
 		poster = discord.WebhookPoster{URL: cfg.DiscordWebhookURL}
 	case strings.TrimSpace(cfg.DiscordNotifyChannelID) != "":
-		poster = discord.ChannelPoster{Bot: d.bot, ChannelID: cfg.DiscordNotifyChannelID}
+		channel := strings.TrimSpace(cfg.DiscordNotifyChannelID)
+		poster = discord.ChannelPoster{Bot: d.bot, ChannelID: channel}
+		tipSessions = func(ctx context.Context) []string { return discord.ChannelSessions(ctx, d.c.DB, channel) }
 	}
 	d.mu.Lock()
 	old := d.sched
@@ -175,7 +180,7 @@ func (d *Discord) applyPosts(ctx context.Context, cfg config.Config, on bool) {
 	if poster == nil {
 		return
 	}
-	s, err := scheduler.New(scheduler.Options{Poster: poster, Forecaster: d.weather, Tips: d.c.Tips,
+	s, err := scheduler.New(scheduler.Options{Poster: poster, Forecaster: d.weather, Tips: d.c.Tips, TipSessions: tipSessions,
 		Location: d.c.Reminders.Zone(), Log: d.c.Log.With("component", "discord-posts"), Guard: d.c.Guard})
 	if err == nil {
 		err = s.Configure(scheduler.Settings{Hour: cfg.WeatherNotifyHour, Minute: cfg.WeatherNotifyMinute,
@@ -197,6 +202,24 @@ func (d *Discord) applyPosts(ctx context.Context, cfg config.Config, on bool) {
 	d.sched = s
 	d.mu.Unlock()
 }
+
+// PostTip posts one useless tip now where the scheduled posts go (a "post
+// now"; the tips job does the same every USELESS_TIPS_INTERVAL_HOURS). It
+// draws only on that channel's own chat. Errors: errNoPosts when the posts
+// are off (no DISCORD_ENABLED, or neither a webhook nor a notify channel),
+// else the scheduler's.
+func (d *Discord) PostTip(ctx context.Context) error {
+	d.mu.Lock()
+	s := d.sched
+	d.mu.Unlock()
+	if s == nil {
+		return errNoPosts
+	}
+	return s.PostTip(ctx)
+}
+
+// errNoPosts: the scheduled posts are off.
+var errNoPosts = errors.New("discord: the scheduled posts are off (no webhook or notify channel, or the bot is off)")
 
 // Stop ends the bot and the posts and waits for them; later Apply calls
 // do nothing.

@@ -64,10 +64,11 @@ type Forecaster interface {
 	TomorrowText(ctx context.Context) (string, error)
 }
 
-// TipWriter writes one short "どうでもいいTips" on a topic near hint
-// (tagging.Tips implements it; the same shape as scheduler.TipWriter).
+// TipWriter writes one short "どうでもいいTips" on a topic near hint,
+// drawing only on the chats sessionIDs (tagging.Tips implements it; the
+// same shape as scheduler.TipWriter).
 type TipWriter interface {
-	Tip(ctx context.Context, hint string) (string, error)
+	Tip(ctx context.Context, hint string, sessionIDs []string) (string, error)
 }
 
 // Options configure a Bot.

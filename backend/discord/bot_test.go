@@ -32,7 +32,7 @@ type fakeTips struct {
 	hints []string
 }
 
-func (f *fakeTips) Tip(_ context.Context, hint string) (string, error) {
+func (f *fakeTips) Tip(_ context.Context, hint string, _ []string) (string, error) {
 	f.mu.Lock()
 	f.hints = append(f.hints, hint)
 	f.mu.Unlock()

@@ -149,7 +149,7 @@ func (b *Bot) handle(j job) {
 	case BranchReminder:
 		out, err = b.turn(ctx, m, text, b.reminderModel(), nil)
 	case BranchSmallTalk:
-		out = b.smallTalk(ctx, text)
+		out = b.smallTalk(ctx, m.ChannelID, text)
 	case BranchWeather:
 		var extra string
 		if b.o.Weather == nil {
@@ -194,12 +194,12 @@ func apology(err error) string {
 }
 
 // smallTalk is the small-talk branch: a pointer to the tips and one tip
-// near the text's topic.
-func (b *Bot) smallTalk(ctx context.Context, text string) string {
+// near the text's topic, drawn from the channel's own chat only (ChannelSessions).
+func (b *Bot) smallTalk(ctx context.Context, channelID, text string) string {
 	if b.o.Tips == nil {
 		return noTipReply + "）。"
 	}
-	tip, err := b.o.Tips.Tip(ctx, text)
+	tip, err := b.o.Tips.Tip(ctx, text, ChannelSessions(ctx, b.o.DB, channelID))
 	if err != nil || strings.TrimSpace(tip) == "" {
 		if err == nil {
 			err = errors.New("empty tip")
@@ -208,6 +208,21 @@ func (b *Bot) smallTalk(ctx context.Context, text string) string {
 		return noTipReply + ": " + shorten(err.Error(), 200) + "）。"
 	}
 	return smallTalkPointer + "\n\n" + strings.TrimSpace(tip)
+}
+
+// ChannelSessions is what a post to Discord channel channelID may draw on:
+// the channel's own chat (discord_channels), none when it has no chat yet
+// or db is nil. Nothing the owner wrote in the window's other chats may
+// reach a post (issue 21).
+func ChannelSessions(ctx context.Context, db *store.DB, channelID string) []string {
+	if db == nil || channelID == "" {
+		return nil
+	}
+	c, err := db.DiscordChannelByID(ctx, channelID)
+	if err != nil {
+		return nil
+	}
+	return []string{c.SessionID}
 }
 
 // reminderModel is REMINDER_MODEL → WEATHER_NOTIFY_MODEL → DEFAULT_MODEL

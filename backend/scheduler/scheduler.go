@@ -35,9 +35,10 @@ type Forecaster interface {
 }
 
 // TipWriter writes one short Japanese "どうでもいいTips" on a topic close to
-// hint (recent talk when hint is ""); tagging.Tips implements it.
+// hint (recent talk when hint is ""), drawing only on the chats
+// sessionIDs; tagging.Tips implements it.
 type TipWriter interface {
-	Tip(ctx context.Context, hint string) (string, error)
+	Tip(ctx context.Context, hint string, sessionIDs []string) (string, error)
 }
 
 // Job names, as logged and as passed to the guard.
@@ -76,6 +77,10 @@ type Options struct {
 	Forecaster Forecaster
 	// Tips writes the tips post; nil: no tips post.
 	Tips TipWriter
+	// TipSessions returns the chats a tip may draw on: the chat of the
+	// channel the posts go to (nil, or nil returned: none — a tip on a
+	// topic of the model's choosing). Nothing else is read (issue 21).
+	TipSessions func(ctx context.Context) []string
 	// Clock defaults to the real clock.
 	Clock clockwork.Clock
 	// Location is the local time zone of the post time and of the quiet
@@ -92,14 +97,15 @@ type Options struct {
 // Scheduler runs the two jobs. Configure may be called at any time; Start
 // arms the jobs and Stop ends them. Safe for concurrent use.
 type Scheduler struct {
-	poster   Poster
-	forecast Forecaster
-	tips     TipWriter
-	clock    clockwork.Clock
-	loc      *time.Location
-	log      *slog.Logger
-	guard    *guard.Guard
-	cron     gocron.Scheduler
+	poster      Poster
+	forecast    Forecaster
+	tips        TipWriter
+	tipSessions func(context.Context) []string
+	clock       clockwork.Clock
+	loc         *time.Location
+	log         *slog.Logger
+	guard       *guard.Guard
+	cron        gocron.Scheduler
 
 	mu         sync.Mutex
 	set        Settings
@@ -116,7 +122,7 @@ func New(o Options) (*Scheduler, error) {
 	if o.Poster == nil {
 		return nil, errors.New("scheduler: a poster is required")
 	}
-	s := &Scheduler{poster: o.Poster, forecast: o.Forecaster, tips: o.Tips, clock: o.Clock, loc: o.Location, log: o.Log, guard: o.Guard}
+	s := &Scheduler{poster: o.Poster, forecast: o.Forecaster, tips: o.Tips, tipSessions: o.TipSessions, clock: o.Clock, loc: o.Location, log: o.Log, guard: o.Guard}
 	if s.clock == nil {
 		s.clock = clockwork.NewRealClock()
 	}
@@ -295,7 +301,11 @@ func (s *Scheduler) PostTip(ctx context.Context) error {
 	if s.tips == nil {
 		return errors.New("scheduler: no tip writer")
 	}
-	text, err := s.tips.Tip(ctx, "")
+	var scope []string
+	if s.tipSessions != nil {
+		scope = s.tipSessions(ctx)
+	}
+	text, err := s.tips.Tip(ctx, "", scope)
 	if err != nil {
 		return fmt.Errorf("scheduler: tip: %w", err)
 	}

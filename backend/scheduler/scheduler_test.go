@@ -49,7 +49,7 @@ type fakeTips struct {
 	panic func(n int32) bool
 }
 
-func (f *fakeTips) Tip(_ context.Context, hint string) (string, error) {
+func (f *fakeTips) Tip(_ context.Context, hint string, _ []string) (string, error) {
 	n := f.calls.Add(1)
 	if f.panic != nil && f.panic(n) {
 		panic("tip writer exploded")

@@ -70,10 +70,15 @@ func (d *DB) UntaggedMemories(ctx context.Context, sessionID string, limit int) 
 }
 
 // RecentMessages returns the newest limit user and assistant messages of
-// every session that have text, newest first (the word pool's seed).
-func (d *DB) RecentMessages(ctx context.Context, limit int) ([]Message, error) {
+// the sessions sessionIDs that have text, newest first (the word pool's
+// seed); none for no session.
+func (d *DB) RecentMessages(ctx context.Context, limit int, sessionIDs []string) ([]Message, error) {
 	var ms []Message
+	if len(sessionIDs) == 0 {
+		return ms, nil
+	}
 	err := d.bun.NewSelect().Model(&ms).
+		Where("session_id IN (?)", bun.In(sessionIDs)).
 		Where("role IN (?)", bun.In([]string{RoleUser, RoleAssistant})).
 		Where("trim(content) <> ''").
 		OrderExpr("id DESC").Limit(limit).Scan(ctx)
@@ -90,11 +95,16 @@ type TaggedMessage struct {
 	Tags []string
 }
 
-// RecentTaggedMessages returns the newest limit messages that have tags,
-// newest first, with their tags (the tips' choice of a topic).
-func (d *DB) RecentTaggedMessages(ctx context.Context, limit int) ([]TaggedMessage, error) {
+// RecentTaggedMessages returns the newest limit messages of the sessions
+// sessionIDs that have tags, newest first, with their tags (the tips'
+// choice of a topic); none for no session.
+func (d *DB) RecentTaggedMessages(ctx context.Context, limit int, sessionIDs []string) ([]TaggedMessage, error) {
 	var ms []Message
+	if len(sessionIDs) == 0 {
+		return nil, nil
+	}
 	err := d.bun.NewSelect().Model(&ms).
+		Where("message.session_id IN (?)", bun.In(sessionIDs)).
 		Where("EXISTS (SELECT 1 FROM message_tags t WHERE t.message_id = message.id)").
 		OrderExpr("id DESC").Limit(limit).Scan(ctx)
 	if err != nil {

@@ -11,16 +11,19 @@ import (
 // relatedScan is how many of the newest tagged messages RelatedTag weighs.
 const relatedScan = 200
 
-// RelatedTag picks a tag close to text, for the topic of a tip: among the
-// newest tagged messages, the one sharing the most nouns with text (its
-// content or tags holding them; a tag that is itself one of the nouns
-// counts double), the most recent on a tie, and of its tags one that text
-// names, else its first. An empty text (or one sharing nothing) is
-// compared with the word pool instead: the recent talk. With nothing in
-// common it is the newest tag; with no tag at all, the newest noun of
-// text or the pool; "" when there is nothing. Its errors are the
-// database's and the dictionary's.
-func (s *Service) RelatedTag(ctx context.Context, text string) (string, error) {
+// RelatedTag picks a tag close to text, for the topic of a tip, among the
+// messages of sessionIDs only — the chats the tip may draw on (a Discord
+// channel's own chat); no session means none, so nothing of any other
+// chat can leak into a post (issue 21). Among their newest tagged
+// messages, the one sharing the most nouns with text (its content or tags
+// holding them; a tag that is itself one of the nouns counts double), the
+// most recent on a tie, and of its tags one that text names, else its
+// first. An empty text (or one sharing nothing) is compared with the word
+// pool of those sessions instead: their recent talk. With nothing in
+// common it is the newest tag; with no tag at all, the newest noun of text
+// or the pool; "" when there is nothing. Its errors are the database's and
+// the dictionary's.
+func (s *Service) RelatedTag(ctx context.Context, text string, sessionIDs []string) (string, error) {
 	var nouns []string
 	if strings.TrimSpace(text) != "" {
 		var err error
@@ -28,11 +31,15 @@ func (s *Service) RelatedTag(ctx context.Context, text string) (string, error) {
 			return "", err
 		}
 	}
-	if err := s.ensurePool(ctx); err != nil {
+	if len(sessionIDs) == 0 {
+		return lastOf(nouns), nil
+	}
+	pool := NewWordPool(PoolSize)
+	if err := pool.Reseed(ctx, s.db, sessionIDs); err != nil {
 		return "", err
 	}
-	pool := s.pool.Words()
-	tagged, err := s.db.RecentTaggedMessages(ctx, relatedScan)
+	words := pool.Words()
+	tagged, err := s.db.RecentTaggedMessages(ctx, relatedScan, sessionIDs)
 	if err != nil {
 		return "", err
 	}
@@ -40,10 +47,10 @@ func (s *Service) RelatedTag(ctx context.Context, text string) (string, error) {
 		if n := lastOf(nouns); n != "" {
 			return n, nil
 		}
-		return lastOf(pool), nil
+		return lastOf(words), nil
 	}
-	for _, words := range [][]string{nouns, pool} {
-		if tag := bestTag(tagged, words); tag != "" {
+	for _, ws := range [][]string{nouns, words} {
+		if tag := bestTag(tagged, ws); tag != "" {
 			return tag, nil
 		}
 	}

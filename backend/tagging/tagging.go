@@ -1,7 +1,9 @@
 // Package tagging gives messages and memories three short tags in the
-// background (the seed's tagging.py) and keeps the word pool of recent
-// nouns (word_memory.py). Tags are shown under each message, found by a
-// search for "#tag" and choose the topic of the Discord tips (Tips).
+// background (the seed's tagging.py). Tags are shown under each message,
+// found by a search for "#tag" and choose the topic of the Discord tips
+// (Tips), with a word pool of recent nouns (word_memory.py) built for each
+// tip from the chats it may draw on only (issue 21: a global pool let a
+// tip posted to Discord carry a private desktop chat's words).
 //
 // The chat service hands each finished turn's message ids to Enqueue
 // (chat.Options.AfterDone) after its done event; one worker goroutine asks
@@ -33,8 +35,7 @@ type Completer interface {
 
 // Settings are read for every item, so GUI changes apply at once.
 type Settings struct {
-	// Enabled is AUTO_TAGS: false skips the model requests (the word pool
-	// is still fed).
+	// Enabled is AUTO_TAGS: false skips the model requests.
 	Enabled bool
 	// Model is SUMMARY_MODEL; "" uses the session's model.
 	Model string
@@ -78,8 +79,6 @@ type Options struct {
 	// Guard recovers a panic while an item is tagged (job "tagging"): the
 	// item counts as failed and the worker goes on. nil guards nothing.
 	Guard *guard.Guard
-	// Pool is the word pool fed with every new message (nil: a new one).
-	Pool *WordPool
 	// Backlog overrides DefaultBacklog (< 0: queue nothing at start).
 	Backlog int
 	// RetryBase and RetryMax override DefaultRetryBase and DefaultRetryMax.
@@ -100,7 +99,6 @@ type item struct {
 	sessionID string
 	attempts  int
 	notBefore time.Time
-	fed       bool // the message's nouns are in the pool
 }
 
 func (it item) key() string { return fmt.Sprintf("%d:%d:%s", it.kind, it.id, it.sessionID) }
@@ -114,14 +112,10 @@ type Service struct {
 	settings func() Settings
 	log      *slog.Logger
 	guard    *guard.Guard
-	pool     *WordPool
 	backlog  int
 	base     time.Duration
 	maxWait  time.Duration
 	now      func() time.Time
-
-	seedMu sync.Mutex
-	seeded bool // the pool was re-seeded since start
 
 	mu      sync.Mutex
 	queue   []item
@@ -141,9 +135,6 @@ func New(o Options) *Service {
 	if o.Settings == nil {
 		o.Settings = func() Settings { return Settings{Enabled: true} }
 	}
-	if o.Pool == nil {
-		o.Pool = NewWordPool(PoolSize)
-	}
 	if o.Backlog == 0 {
 		o.Backlog = DefaultBacklog
 	}
@@ -153,13 +144,10 @@ func New(o Options) *Service {
 	if o.RetryMax <= 0 {
 		o.RetryMax = DefaultRetryMax
 	}
-	return &Service{db: o.DB, llm: o.LLM, settings: o.Settings, log: o.Log, guard: o.Guard, pool: o.Pool,
+	return &Service{db: o.DB, llm: o.LLM, settings: o.Settings, log: o.Log, guard: o.Guard,
 		backlog: o.Backlog, base: o.RetryBase, maxWait: o.RetryMax, now: time.Now,
 		queued: map[string]bool{}, wake: make(chan struct{}, 1)}
 }
-
-// Pool returns the word pool.
-func (s *Service) Pool() *WordPool { return s.pool }
 
 // OnTags adds fn to be called (on the worker goroutine) after an item's
 // tags are stored. Call it before Start.
@@ -171,8 +159,7 @@ func (s *Service) OnTags(fn func(Update)) {
 
 // Start runs the worker until ctx ends or Stop: it first queues the newest
 // untagged messages and memories (Options.Backlog), then tags what Enqueue
-// hands it and feeds the word pool (re-seeded from the newest messages
-// when first needed). A second Start does nothing.
+// hands it. A second Start does nothing.
 func (s *Service) Start(ctx context.Context) {
 	s.mu.Lock()
 	if s.started {
@@ -227,13 +214,6 @@ func (s *Service) Pending() int {
 
 func (s *Service) pushLocked(it item) {
 	if s.queued[it.key()] {
-		if !it.fed { // a new message also queued as backlog: it still feeds the pool
-			for i := range s.queue {
-				if s.queue[i].key() == it.key() {
-					s.queue[i].fed = false
-				}
-			}
-		}
 		return
 	}
 	s.queued[it.key()] = true
@@ -314,22 +294,6 @@ func (s *Service) work(ctx context.Context) {
 	}
 }
 
-// ensurePool re-seeds the word pool from the newest messages the first
-// time it is needed (a new message to feed, RelatedTag); a failure is
-// tried again next time. Its errors are Reseed's.
-func (s *Service) ensurePool(ctx context.Context) error {
-	s.seedMu.Lock()
-	defer s.seedMu.Unlock()
-	if s.seeded {
-		return nil
-	}
-	if err := s.pool.Reseed(ctx, s.db); err != nil {
-		return err
-	}
-	s.seeded = true
-	return nil
-}
-
 // startup queues the backlog.
 func (s *Service) startup(ctx context.Context) {
 	if s.backlog < 0 {
@@ -345,7 +309,7 @@ func (s *Service) startup(ctx context.Context) {
 	}
 	s.mu.Lock()
 	for _, m := range ms {
-		s.pushLocked(item{kind: kindMessage, id: m.ID, sessionID: m.SessionID, fed: true}) // old: only a reseed reads them
+		s.pushLocked(item{kind: kindMessage, id: m.ID, sessionID: m.SessionID})
 	}
 	for _, m := range mems {
 		s.pushLocked(item{kind: kindMemory, id: m.ID, sessionID: m.SessionID})
@@ -403,16 +367,6 @@ func (s *Service) process(ctx context.Context, it *item) error {
 		return nil // deleted since
 	} else if err != nil {
 		return err
-	}
-	if !it.fed {
-		it.fed = true
-		err := s.ensurePool(ctx)
-		if err == nil {
-			err = s.pool.FeedMessage(m)
-		}
-		if err != nil && ctx.Err() == nil {
-			s.log.Warn("word pool: feed failed", "err", err)
-		}
 	}
 	if !set.Enabled || strings.TrimSpace(m.Content) == "" {
 		return nil

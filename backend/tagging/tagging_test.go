@@ -206,10 +206,8 @@ func TestUntaggedMessagesAreFoundAtStartAndRetriedAfterAFailure(t *testing.T) {
 	}
 }
 
-// With AUTO_TAGS off nothing is asked of the model, but the word pool is
-// still fed: re-seeded when first needed (the new message among the
-// newest ones, so not counted twice).
-func TestDisabledTaggingSendsNothingButFeedsThePool(t *testing.T) {
+// With AUTO_TAGS off nothing is asked of the model.
+func TestDisabledTaggingSendsNothing(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sess, _ := f.db.CreateSession(ctx, "", "openai/fake-chat")
@@ -218,26 +216,11 @@ func TestDisabledTaggingSendsNothingButFeedsThePool(t *testing.T) {
 		t.Fatal(err)
 	}
 	tagger := f.service(t, Options{Backlog: -1, Settings: func() Settings { return Settings{} }})
-	if tagger.Pool().Len() != 0 {
-		t.Fatal("the pool was seeded at start; want it seeded when first needed")
-	}
 	tagger.Enqueue(sess.ID, []int64{m.ID})
-	eventually(t, "the queue to drain and the pool fed", func() bool {
-		return tagger.Pending() == 0 && tagger.Pool().Len() > 0
-	})
+	eventually(t, "the queue to drain", func() bool { return tagger.Pending() == 0 })
 	tagger.Stop() // waits for the item being handled
-	if got := tagger.Pool().Words(); !reflect.DeepEqual(got, []string{"富士山"}) {
-		t.Fatalf("pool = %q, want [富士山] once", got)
-	}
 	if n := len(f.srv.TagRequests()); n != 0 {
 		t.Fatalf("tag requests with AUTO_TAGS off = %d, want 0", n)
-	}
-	// A message after the seed is fed on its own.
-	if err := tagger.Pool().FeedMessage(store.Message{ID: m.ID + 1, Content: "富士山の天気"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := tagger.Pool().Words(); !reflect.DeepEqual(got, []string{"富士山", "富士山", "天気"}) {
-		t.Fatalf("pool after a newer message = %q", got)
 	}
 }
 
@@ -342,9 +325,14 @@ func TestReseedKeepsTheLastNounsOfTheNewestMessages(t *testing.T) {
 	if len(all) <= PoolSize {
 		t.Fatalf("the corpus gave only %d nouns; the test needs more than %d", len(all), PoolSize)
 	}
+	// Another chat's messages, newer still, are not read.
+	other, _ := f.db.CreateSession(ctx, "", "")
+	if err := f.db.InsertMessage(ctx, &store.Message{SessionID: other.ID, Role: store.RoleUser, Content: "秘密の合言葉"}); err != nil {
+		t.Fatal(err)
+	}
 	p := NewWordPool(PoolSize)
 	p.Add("古い単語")
-	if err := p.Reseed(ctx, f.db); err != nil {
+	if err := p.Reseed(ctx, f.db, []string{sess.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := p.Words(), all[len(all)-PoolSize:]; !reflect.DeepEqual(got, want) {
@@ -354,15 +342,16 @@ func TestReseedKeepsTheLastNounsOfTheNewestMessages(t *testing.T) {
 }
 
 // RelatedTag prefers the tag whose message shares the text's nouns, the
-// newest on a tie; an empty text uses the recent talk (the pool).
+// newest on a tie; an empty text uses the recent talk (the pool) — of the
+// given chats only.
 func TestRelatedTagFollowsTheTextOrTheRecentTalk(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	tagger := New(Options{DB: f.db, LLM: f.llm})
-	if tag, err := tagger.RelatedTag(ctx, ""); err != nil || tag != "" {
+	sess, _ := f.db.CreateSession(ctx, "", "")
+	if tag, err := tagger.RelatedTag(ctx, "", []string{sess.ID}); err != nil || tag != "" {
 		t.Fatalf("RelatedTag with nothing at all = %q, %v; want \"\"", tag, err)
 	}
-	sess, _ := f.db.CreateSession(ctx, "", "")
 	add := func(text string, tags ...string) {
 		m := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: text}
 		if err := f.db.InsertMessage(ctx, &m); err != nil {
@@ -378,15 +367,51 @@ func TestRelatedTagFollowsTheTextOrTheRecentTalk(t *testing.T) {
 	for text, want := range map[string]string{
 		"来週は京都へ行く":  "京都", // shares 京都 (a tag itself)
 		"チョコレートが好き": "料理", // shares a word of the content only: its first tag
-		"宇宙の話をしよう":  "旅行", // nothing in common: the newest tag
+		"宇宙の話をしよう":  "京都", // nothing in common: the recent talk decides (京都 and 紅葉, tags both)
 	} {
-		if got, err := tagger.RelatedTag(ctx, text); err != nil || got != want {
+		if got, err := tagger.RelatedTag(ctx, text, []string{sess.ID}); err != nil || got != want {
 			t.Errorf("RelatedTag(%q) = %q, %v; want %q", text, got, err, want)
 		}
 	}
-	tagger.Pool().Add("カレー", "スパイス")
-	if got, _ := tagger.RelatedTag(ctx, ""); got != "カレー" {
-		t.Errorf("RelatedTag of the recent talk (カレー, スパイス) = %q, want カレー", got)
+	// Another chat, whose recent talk is of spices and curry.
+	other, _ := f.db.CreateSession(ctx, "", "")
+	m := store.Message{SessionID: other.ID, Role: store.RoleUser, Content: "カレーの隠し味"}
+	_ = f.db.InsertMessage(ctx, &m)
+	_ = f.db.AddMessageTags(ctx, m.ID, []string{"料理", "カレー"})
+	if err := f.db.InsertMessage(ctx, &store.Message{SessionID: other.ID, Role: store.RoleUser, Content: "スパイスとカレー"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := tagger.RelatedTag(ctx, "", []string{other.ID}); got != "カレー" {
+		t.Errorf("RelatedTag of the recent talk (スパイス, カレー) = %q, want カレー", got)
+	}
+}
+
+// Issue 21: a tip posted to a shared Discord server took its topic from the
+// tag of a private desktop chat. RelatedTag reads only the chats it is
+// given: another chat's tags, words and recent talk never come out.
+func TestRelatedTagNeverReadsAnotherChat(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tagger := New(Options{DB: f.db, LLM: f.llm})
+	private, _ := f.db.CreateSession(ctx, "", "")
+	m := store.Message{SessionID: private.ID, Role: store.RoleUser, Content: "極秘プロジェクト紫陽花の予算"}
+	if err := f.db.InsertMessage(ctx, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.AddMessageTags(ctx, m.ID, []string{"紫陽花計画", "予算"}); err != nil {
+		t.Fatal(err)
+	}
+	channel, _ := f.db.CreateSession(ctx, "", "")
+	for _, scope := range [][]string{nil, {}, {channel.ID}} {
+		for _, text := range []string{"", "予算の話", "紫陽花"} {
+			got, err := tagger.RelatedTag(ctx, text, scope)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(got, "紫陽花計画") || (text == "" && got != "") {
+				t.Errorf("RelatedTag(%q, %v) = %q: it read the private chat", text, scope, got)
+			}
+		}
 	}
 }
 
@@ -401,7 +426,7 @@ func TestTipIsWrittenOnTheRelatedTag(t *testing.T) {
 	_ = f.db.AddMessageTags(ctx, m.ID, []string{"カレー", "料理", "隠し味"})
 	f.srv.Enqueue(llmtest.Response{Reply: "  カレーは一晩置くと味がなじむと言われます。 "})
 	tips := Tips{LLM: f.llm, Tags: tagger, Model: func() string { return "openai/fake-notify" }}
-	tip, err := tips.Tip(ctx, "カレーを作った")
+	tip, err := tips.Tip(ctx, "カレーを作った", []string{sess.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +437,7 @@ func TestTipIsWrittenOnTheRelatedTag(t *testing.T) {
 	if req.Model != "fake-notify" || req.LastUserMessage() != "話題: カレー" {
 		t.Fatalf("tip request model %q, user %q; want fake-notify and 話題: カレー", req.Model, req.LastUserMessage())
 	}
-	if _, err := (Tips{LLM: f.llm, Model: func() string { return "" }}).Tip(ctx, ""); err != ErrNoModel {
+	if _, err := (Tips{LLM: f.llm, Model: func() string { return "" }}).Tip(ctx, "", nil); err != ErrNoModel {
 		t.Fatalf("tip without a model = %v, want ErrNoModel", err)
 	}
 }

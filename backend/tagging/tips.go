@@ -24,11 +24,13 @@ type Tips struct {
 // maxTipRunes caps a tip's length, in runes.
 const maxTipRunes = 400
 
-// Tip writes one tip on RelatedTag(hint) (hint "" = the recent talk; with
-// no tag and no noun at all, a topic of the model's choosing). It returns
-// the text without surrounding space, at most 400 runes. Errors: ErrNoModel,
+// Tip writes one tip on RelatedTag(hint, sessionIDs) (hint "" = the recent
+// talk of those sessions; with no tag and no noun at all, a topic of the
+// model's choosing). sessionIDs are the chats the tip may draw on — the
+// Discord channel's own chat — and nothing else is read. It returns the
+// text without surrounding space, at most 400 runes. Errors: ErrNoModel,
 // the tag lookup's, the LLM's, or an empty answer.
-func (t Tips) Tip(ctx context.Context, hint string) (string, error) {
+func (t Tips) Tip(ctx context.Context, hint string, sessionIDs []string) (string, error) {
 	model := ""
 	if t.Model != nil {
 		model = t.Model()
@@ -38,7 +40,7 @@ func (t Tips) Tip(ctx context.Context, hint string) (string, error) {
 	}
 	topic := strings.TrimSpace(hint)
 	if t.Tags != nil {
-		tag, err := t.Tags.RelatedTag(ctx, hint)
+		tag, err := t.Tags.RelatedTag(ctx, hint, sessionIDs)
 		if err != nil {
 			return "", err
 		}

@@ -91,11 +91,11 @@ func (p *WordPool) Len() int {
 }
 
 // Reseed empties the pool and feeds it the newest PoolSize user and
-// assistant messages of every session, oldest first, so it holds the last
-// nouns of the recent talk. Its errors are the database's and the
-// dictionary's.
-func (p *WordPool) Reseed(ctx context.Context, db *store.DB) error {
-	ms, err := db.RecentMessages(ctx, PoolSize)
+// assistant messages of the sessions sessionIDs (none: the pool stays
+// empty), oldest first, so it holds the last nouns of their recent talk.
+// Its errors are the database's and the dictionary's.
+func (p *WordPool) Reseed(ctx context.Context, db *store.DB, sessionIDs []string) error {
+	ms, err := db.RecentMessages(ctx, PoolSize, sessionIDs)
 	if err != nil {
 		return err
 	}
