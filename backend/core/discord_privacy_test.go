@@ -108,8 +108,8 @@ func TestNothingTheBotSendsCarriesAPrivateDesktopChat(t *testing.T) {
 		}
 	}
 	mention("こんにちは、予算の話をしよう", 1) // an ordinary turn: it makes the channel's chat
-	mention("雑談しよう、暇なんだ", 2)         // small talk: a tip
-	mention("明日の天気は？", 3)            // the weather branch
+	mention("雑談しよう、暇なんだ", 2)     // small talk: a tip
+	mention("明日の天気は？", 3)        // the weather branch
 	mention("明日の朝9時に予算会議をリマインドして", 4)
 	if err := d.PostTip(ctx); err != nil { // a scheduled tip, posted now
 		t.Fatal(err)
