@@ -9,6 +9,7 @@ import (
 	"playchat/backend/notes"
 	"playchat/backend/session"
 
+	"playchat/backend/redact"
 	"playchat/backend/store"
 )
 
@@ -22,8 +23,9 @@ func ts(t time.Time) string {
 func toSession(s store.Session) Session { return session.SummaryOf(s) }
 
 func toMessage(m store.Message) Message {
+	// Rows stored before issue 21 may hold a URL's password in their error.
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
-		Error: m.Error, Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
+		Error: redact.URLCredentials(m.Error), Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
 		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}, Sources: []event.Source{}, Tags: []string{}}
 	if m.ParentID != nil {
 		out.ParentID = *m.ParentID
@@ -41,7 +43,7 @@ func toMessage(m store.Message) Message {
 		// Written by the turn from apperr.Info; unreadable, the English
 		// Error is shown as it is.
 		var in apperr.Info
-		if json.Unmarshal([]byte(m.ErrorInfo), &in) == nil && in.Code != "" {
+		if json.Unmarshal([]byte(redact.URLCredentials(m.ErrorInfo)), &in) == nil && in.Code != "" {
 			out.ErrorInfo = &in
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"playchat/backend/apperr"
 	"playchat/backend/config"
 	"playchat/backend/llm"
+	"playchat/backend/redact"
 )
 
 // SettingsService edits the configuration saved in the GUI.
@@ -32,6 +33,10 @@ func (s *SettingsService) Get() (SettingsView, error) {
 			Kind: k.Kind, Default: k.Default, Choices: k.Choices, Doc: k.Doc, Min: k.Min, Max: k.Max}
 		if k.Secret {
 			f.Value = config.Mask(v)
+		} else if masked := redact.URL(v); strings.Contains(v, "://") && masked != v {
+			// A URL's password is a secret too: shown masked, kept when
+			// the form sends the masked value back (Save).
+			f.Value = masked
 		}
 		f.Error = invalid[k.Name]
 		view.Fields = append(view.Fields, f)
@@ -52,11 +57,15 @@ func (s *SettingsService) Save(u SettingsUpdate) (SettingsView, error) {
 	for _, k := range config.Keys() {
 		secret[k.Name] = k.Secret
 	}
+	cfg := c.Config()
 	set := map[string]string{}
 	for k, v := range u.Values {
 		v = strings.TrimSpace(v)
 		if secret[k] && v == "" {
 			continue
+		}
+		if cur, _ := cfg.Value(k); cur != v && strings.Contains(cur, "://") && redact.URL(cur) == v {
+			continue // the masked URL Get showed, sent back unchanged: keep its password
 		}
 		set[k] = v
 	}

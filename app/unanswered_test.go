@@ -43,3 +43,30 @@ func TestMessagesMarkUnansweredQuestions(t *testing.T) {
 		}
 	}
 }
+
+// Issue 21: a password in a base URL is a secret: Settings shows the URL
+// masked, and saving the form with the masked value keeps the password.
+func TestSettingsMaskAPasswordInAURLAndKeepItOnSave(t *testing.T) {
+	a, _ := newTestApp(t)
+	s := &SettingsService{a}
+	const url = "http://alice:s3cretPW42@127.0.0.1:8080/v1"
+	v, err := s.Save(SettingsUpdate{Values: map[string]string{"OPENAI_BASE_URL": url}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := field(v, "OPENAI_BASE_URL"); f.Value != "http://alice:***@127.0.0.1:8080/v1" {
+		t.Fatalf("shown as %q", f.Value)
+	}
+	if _, err := s.Save(SettingsUpdate{Values: map[string]string{"OPENAI_BASE_URL": "http://alice:***@127.0.0.1:8080/v1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.core.Config().OpenAIBaseURL; got != url {
+		t.Fatalf("after saving the masked form: %q, want the password kept", got)
+	}
+	if _, err := s.Save(SettingsUpdate{Values: map[string]string{"OPENAI_BASE_URL": "http://bob:other@127.0.0.1:8080/v1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.core.Config().OpenAIBaseURL; got != "http://bob:other@127.0.0.1:8080/v1" {
+		t.Fatalf("a new URL was not saved: %q", got)
+	}
+}

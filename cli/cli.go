@@ -17,6 +17,7 @@ import (
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/core"
+	"playchat/backend/redact"
 )
 
 // Env is what a command may touch: its arguments' streams and environment.
@@ -84,7 +85,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	case errors.Is(err, errReported):
 		return 1
 	default:
-		fmt.Fprintln(env.Stderr, "playchat:", err)
+		fmt.Fprintln(env.Stderr, "playchat:", redact.URLCredentials(err.Error()))
 		return 1
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"playchat/backend/redact"
 )
 
 // Code names one kind of user-facing error, e.g. "notes.pageNotFound". The
@@ -129,7 +131,9 @@ func InfoOf(err error) Info {
 	if err == nil {
 		return Info{}
 	}
-	in := Info{Message: err.Error()}
+	// Credentials in a URL never reach the window, the database or an
+	// export through an error (issue 21), whatever produced it.
+	in := Info{Message: redact.URLCredentials(err.Error())}
 	var c Coded
 	if errors.As(err, &c) {
 		in.Code = c.ErrorCode()
@@ -150,6 +154,9 @@ func plainParams(p map[string]any) map[string]any {
 			in := InfoOf(err)
 			out[k] = &in
 			continue
+		}
+		if s, ok := v.(string); ok {
+			v = redact.URLCredentials(s)
 		}
 		out[k] = v
 	}

@@ -8,10 +8,12 @@ import (
 	"syscall"
 
 	"playchat/backend/apperr"
+	"playchat/backend/redact"
 )
 
-// userError is err as the person at the window reads it (English).
-func userError(err error) string { return userErr(err).Error() }
+// userError is err as the person at the window reads it (English), with
+// the credentials of any URL in it masked.
+func userError(err error) string { return redact.URLCredentials(userErr(err).Error()) }
 
 // userInfo is err as the window receives it in an error event.
 func userInfo(err error) apperr.Info { return apperr.InfoOf(userErr(err)) }

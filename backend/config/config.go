@@ -23,6 +23,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"playchat/backend/redact"
 )
 
 // Sources of a value, as returned by Config.Value and found in ValueError.
@@ -369,6 +371,10 @@ func (c Config) secrets() []string {
 	for k, v := range c.values {
 		if v != "" && isSecretKey(k) {
 			out = append(out, v)
+		}
+		// A password (or token) inside a URL is a secret too (issue 21).
+		if strings.Contains(v, "://") {
+			out = append(out, redact.Secrets(v)...)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })

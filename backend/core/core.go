@@ -23,6 +23,7 @@ import (
 	"playchat/backend/llm"
 	"playchat/backend/memory"
 	"playchat/backend/notes"
+	"playchat/backend/redact"
 	"playchat/backend/reminders"
 	"playchat/backend/store"
 	"playchat/backend/tagging"
@@ -332,14 +333,15 @@ func providers(cfg config.Config) llm.Providers {
 }
 
 // apiLogSink stores llm call records in api_logs, with every configured
-// secret redacted.
+// secret and every credential in a URL redacted.
 type apiLogSink struct{ c *Core }
 
 func (s apiLogSink) RecordAPILog(ctx context.Context, l llm.APILog) error {
 	cfg := s.c.Config()
+	clean := func(v string) string { return redact.URLCredentials(cfg.Redact(v)) }
 	return s.c.DB.InsertAPILog(context.WithoutCancel(ctx), &store.APILog{
-		SessionID: l.SessionID, Model: l.Model, RequestJSON: cfg.Redact(l.RequestJSON),
-		ResponseText: l.ResponseText, Error: cfg.Redact(l.Error), LatencyMS: l.LatencyMS, CreatedAt: l.CreatedAt.UTC(),
+		SessionID: l.SessionID, Model: l.Model, RequestJSON: clean(l.RequestJSON),
+		ResponseText: clean(l.ResponseText), Error: clean(l.Error), LatencyMS: l.LatencyMS, CreatedAt: l.CreatedAt.UTC(),
 		PromptTokens: l.PromptTokens, CompletionTokens: l.CompletionTokens,
 	})
 }

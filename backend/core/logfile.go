@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+
+	"playchat/backend/redact"
 )
 
 // maxLogBytes is the size at which the log file is rotated at start-up.
@@ -33,5 +35,22 @@ func OpenLogFile(dataDir string, level *slog.LevelVar) (*slog.Logger, func() err
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log file: %w", err)
 	}
-	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), f.Close, nil
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level, ReplaceAttr: redactAttr})), f.Close, nil
+}
+
+// redactAttr masks the credentials of URLs in every logged string and
+// error (redact.URLCredentials): a base URL with a password must not reach
+// the log through an error text (issue 21).
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	switch a.Value.Kind() {
+	case slog.KindString:
+		if s := a.Value.String(); s != redact.URLCredentials(s) {
+			a.Value = slog.StringValue(redact.URLCredentials(s))
+		}
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok {
+			a.Value = slog.StringValue(redact.URLCredentials(err.Error()))
+		}
+	}
+	return a
 }

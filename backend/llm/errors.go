@@ -16,6 +16,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"playchat/backend/apperr"
+	"playchat/backend/redact"
 )
 
 // Sentinel errors. Functions wrap them with detail; test with errors.Is.
@@ -256,9 +257,11 @@ var (
 	bearerRe = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9_\-.~+/=*]+`)
 )
 
-// scrub removes anything that looks like an API key ("sk-…", "Bearer …")
-// and every occurrence of key (when non-empty) from s.
+// scrub removes anything that looks like an API key ("sk-…", "Bearer …"),
+// the credentials of URLs (redact.URLCredentials) and every occurrence of
+// key (when non-empty) from s.
 func scrub(s, key string) string {
+	s = redact.URLCredentials(s)
 	if key != "" && len(key) >= 4 {
 		s = strings.ReplaceAll(s, key, "[redacted]")
 	}

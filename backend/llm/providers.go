@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"playchat/backend/apperr"
+	"playchat/backend/redact"
 )
 
 // Provider prefixes accepted in "provider/model" strings (DESIGN.md §7).
@@ -215,9 +216,11 @@ func withBaseURLHint(err error, ep Endpoint) error {
 	if ae.Message == "" {
 		ae.Message = "Not Found"
 	}
-	ae.wrongBase, ae.wrongBaseKey, ae.detail = ep.BaseURL, key, ae.Message
+	// A password in the URL is a secret: never in an error (issue 21).
+	base := redact.URL(ep.BaseURL)
+	ae.wrongBase, ae.wrongBaseKey, ae.detail = base, key, ae.Message
 	ae.Message += fmt.Sprintf("; the base URL %s (%s)%s, to which /chat/completions is added (usually ending in /v1)",
-		ep.BaseURL, key, baseURLHintMark)
+		base, key, baseURLHintMark)
 	return err
 }
 

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"playchat/backend/event"
+	"playchat/backend/redact"
 	"playchat/backend/store"
 )
 
@@ -126,7 +127,7 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 			Level: m.Level, MergedInto: m.MergedInto, CreatedAt: m.CreatedAt.UTC(), Tags: memTags[m.ID]})
 	}
 	for _, m := range msgs {
-		dm := DocMessage{ID: m.ID, ParentID: m.ParentID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error, Model: m.Model,
+		dm := DocMessage{ID: m.ID, ParentID: m.ParentID, Role: m.Role, Content: m.Content, Status: m.Status, Error: redact.URLCredentials(m.Error), Model: m.Model,
 			PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
 			MemoryID: m.MemoryID, Tags: msgTags[m.ID]}
 		if m.ToolActivity != "" {

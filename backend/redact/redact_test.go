@@ -1,0 +1,40 @@
+package redact
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestURLCredentialsAreMaskedWhereverTheyAppear(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://user:pw@host/v1": "http://user:***@host/v1",
+		"provider returned 404; the base URL http://u:p%40ss@10.0.0.1:8080/nope (OPENAI_BASE_URL)": "provider returned 404; the base URL http://u:***@10.0.0.1:8080/nope (OPENAI_BASE_URL)",
+		`{"baseURL":"https://alice:s3cret@api.example.com/v1","x":1}`:                              `{"baseURL":"https://alice:***@api.example.com/v1","x":1}`,
+		"https://ghp_tokenvalue@github.com/x":                                                      "https://***@github.com/x",
+		"https://example.com/v1?key=AIzaSECRET&alt=sse":                                            "https://example.com/v1?key=***&alt=sse",
+		"GET /search?q=cats&api_key=abc123":                                                        "GET /search?q=cats&api_key=***",
+		"https://example.com/path@with-at":                                                         "https://example.com/path@with-at",
+		"mailto:someone@example.com and a@b":                                                       "mailto:someone@example.com and a@b",
+		"no url here":                                                                              "no url here",
+		"two: http://a:1@x and socks5://b:2@y":                                                     "two: http://a:***@x and socks5://b:***@y",
+	} {
+		if got := URLCredentials(in); got != want {
+			t.Errorf("URLCredentials(%q)\n got %q\nwant %q", in, got, want)
+		}
+	}
+}
+
+func TestSecretsOfAURL(t *testing.T) {
+	for raw, want := range map[string][]string{
+		"http://user:s3cret@host/v1":        {"s3cret"},
+		"http://user:p@ss@host/v1":          {"p@ss", "p%40ss"},
+		"https://tok123@host":               {"tok123"},
+		"https://host/v1?key=abc&token=def": {"abc", "def"},
+		"https://host/v1":                   nil,
+		"not a url":                         nil,
+	} {
+		if got := Secrets(raw); !slices.Equal(got, want) {
+			t.Errorf("Secrets(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
