@@ -24,6 +24,10 @@ type KnowledgeEntry struct {
 	Provider string `json:"provider"`
 	// File is the Markdown file, relative to the knowledge-base folder.
 	File string `json:"file"`
+	// Summarised is false for an entry built from the search results
+	// themselves (the model's summary could not be used); Summarize tries
+	// again.
+	Summarised bool `json:"summarised"`
 	// FetchedAt is when the results were fetched (RFC 3339 UTC); CreatedAt
 	// when the entry was first saved.
 	FetchedAt string `json:"fetchedAt"`
@@ -35,7 +39,7 @@ type KnowledgeEntry struct {
 
 func toKnowledgeEntry(e knowledge.Entry) KnowledgeEntry {
 	out := KnowledgeEntry{ID: e.ID, Query: e.Query, Heading: e.Heading, Body: e.Body, Model: e.Model, Provider: e.Provider,
-		File: e.File, FetchedAt: ts(e.FetchedAt), CreatedAt: ts(e.CreatedAt), Sources: []event.Source{}}
+		File: e.File, Summarised: e.Summarised, FetchedAt: ts(e.FetchedAt), CreatedAt: ts(e.CreatedAt), Sources: []event.Source{}}
 	for _, s := range e.Sources {
 		out.Sources = append(out.Sources, event.Source{Title: s.Title, URL: s.URL})
 	}
@@ -101,6 +105,33 @@ func (s *KnowledgeService) Refresh(id int64) (KnowledgeEntry, error) {
 		model = c.Config().DefaultModel
 	}
 	e, err := c.Knowledge.Refresh(ctx, id, model)
+	if err != nil {
+		return KnowledgeEntry{}, err
+	}
+	return toKnowledgeEntry(e), nil
+}
+
+// Summarize has the model summarise again the search results of an entry
+// saved unsummarised (Summarised false) — the entry's own model, else
+// DEFAULT_MODEL — without searching again, keeping its id. Errors are the
+// summary's (knowledge.badSummary when the model still does not follow
+// the layout, knowledge.noResults for an entry that kept no results); the
+// entry is then unchanged.
+func (s *KnowledgeService) Summarize(id int64) (KnowledgeEntry, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return KnowledgeEntry{}, err
+	}
+	ctx := context.Background()
+	old, err := c.Knowledge.Get(ctx, id)
+	if err != nil {
+		return KnowledgeEntry{}, err
+	}
+	model := old.Model
+	if model == "" {
+		model = c.Config().DefaultModel
+	}
+	e, err := c.Knowledge.Resummarize(ctx, id, model)
 	if err != nil {
 		return KnowledgeEntry{}, err
 	}

@@ -25,6 +25,8 @@ const (
 	KnowledgeNotFound Code = "knowledge.notFound"
 	// KnowledgeBadSummary: the model's summary of the search results did not follow the required layout; {detail} says what was wrong (English).
 	KnowledgeBadSummary Code = "knowledge.badSummary"
+	// KnowledgeNoResults: learned-knowledge entry {id} kept no search results to summarise again (it is older than that); Refresh searches again.
+	KnowledgeNoResults Code = "knowledge.noResults"
 )
 
 var webSearchTemplates = map[Code]string{
@@ -39,6 +41,7 @@ var webSearchTemplates = map[Code]string{
 
 	KnowledgeNotFound:   "learned knowledge entry {id} does not exist",
 	KnowledgeBadSummary: "the summary of the search results is unusable: {detail}",
+	KnowledgeNoResults:  "learned knowledge entry {id} kept no search results to summarise again: refresh it to search again",
 }
 
 func init() {

@@ -90,6 +90,11 @@ func New(o Options) *Service {
 type Source struct {
 	Title string `json:"title"`
 	URL   string `json:"url"`
+	// Snippet and Published are the search result's text and date as the
+	// provider gave them (kept so an entry saved unsummarised can be
+	// summarised later); "" for entries saved before they were kept.
+	Snippet   string `json:"snippet,omitempty"`
+	Published string `json:"published,omitempty"`
 }
 
 // Entry is one piece of learned knowledge.
@@ -110,10 +115,15 @@ type Entry struct {
 	// (slash-separated, e.g. "web_search/knowledge-12.md").
 	File string `json:"file"`
 	// ContentHash is "sha256:<hex>" of the file's text after its front matter.
-	ContentHash string    `json:"contentHash"`
-	FetchedAt   time.Time `json:"fetchedAt"`
-	CreatedAt   time.Time `json:"createdAt"`
-	Sources     []Source  `json:"sources"`
+	ContentHash string `json:"contentHash"`
+	// Summarised is false for an entry built from the search results
+	// themselves because the model's summary could not be used (its
+	// heading is the query, its points the results' snippets); it is
+	// summarised when the query is searched again or by Resummarize.
+	Summarised bool      `json:"summarised"`
+	FetchedAt  time.Time `json:"fetchedAt"`
+	CreatedAt  time.Time `json:"createdAt"`
+	Sources    []Source  `json:"sources"`
 }
 
 // NormalizeQuery is the form queries are compared in for reuse: NFKC, lower
@@ -137,15 +147,17 @@ type entryRow struct {
 	Provider    string       `bun:"provider"`
 	FilePath    string       `bun:"file_path"`
 	ContentHash string       `bun:"content_hash"`
+	Summarised  bool         `bun:"summarised"`
 	FetchedAt   sql.NullTime `bun:"fetched_at"`
 	CreatedAt   time.Time    `bun:"created_at"`
 }
 
-const entryColumns = `id, query, summary, heading, model, provider, file_path, content_hash, fetched_at, created_at`
+const entryColumns = `id, query, summary, heading, model, provider, file_path, content_hash, summarised, fetched_at, created_at`
 
 func (r entryRow) entry() Entry {
 	e := Entry{ID: r.ID, Query: r.Query, Heading: r.Heading, Body: r.Summary, Model: r.Model, Provider: r.Provider,
-		File: r.FilePath, ContentHash: r.ContentHash, FetchedAt: r.FetchedAt.Time.UTC(), CreatedAt: r.CreatedAt.UTC()}
+		File: r.FilePath, ContentHash: r.ContentHash, Summarised: r.Summarised, FetchedAt: r.FetchedAt.Time.UTC(),
+		CreatedAt: r.CreatedAt.UTC()}
 	if !r.FetchedAt.Valid {
 		e.FetchedAt = e.CreatedAt
 	}
@@ -174,16 +186,19 @@ func (s *Service) Get(ctx context.Context, id int64) (Entry, error) {
 
 func (s *Service) sources(ctx context.Context, id int64) ([]Source, error) {
 	var rows []struct {
-		Title string `bun:"title"`
-		URL   string `bun:"url"`
+		Title     string `bun:"title"`
+		URL       string `bun:"url"`
+		Snippet   string `bun:"snippet"`
+		Published string `bun:"published"`
 	}
-	err := s.db.Bun().NewRaw(`SELECT title, url FROM knowledge_sources WHERE entry_id = ? ORDER BY position, id`, id).Scan(ctx, &rows)
+	err := s.db.Bun().NewRaw(`SELECT title, url, snippet, published FROM knowledge_sources WHERE entry_id = ?
+		ORDER BY position, id`, id).Scan(ctx, &rows)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}
 	out := make([]Source, len(rows))
 	for i, r := range rows {
-		out[i] = Source{Title: r.Title, URL: r.URL}
+		out[i] = Source{Title: r.Title, URL: r.URL, Snippet: r.Snippet, Published: r.Published}
 	}
 	return out, nil
 }

@@ -34,13 +34,16 @@ type frontMatter struct {
 	Sources     []string `yaml:"sources"`
 	Model       string   `yaml:"model"`
 	Provider    string   `yaml:"provider"`
-	FetchedAt   string   `yaml:"fetched_at"`
-	ContentHash string   `yaml:"content_hash"`
+	// Summarised is false when the model's summary could not be used and
+	// the file holds the search results themselves.
+	Summarised  bool   `yaml:"summarised"`
+	FetchedAt   string `yaml:"fetched_at"`
+	ContentHash string `yaml:"content_hash"`
 }
 
 // Markdown renders e as its file: YAML front matter (title, tags, the
-// entry id, query, source URLs, model, provider, fetched_at in RFC 3339 UTC
-// and content_hash), then "# heading", the body and the numbered sources.
+// entry id, query, source URLs, model, provider, summarised, fetched_at in
+// RFC 3339 UTC and content_hash), then "# heading", the body and the numbered sources.
 // It returns the file's text and the hash of the part after the front
 // matter ("sha256:<hex>").
 func Markdown(e Entry) (text, hash string) {
@@ -54,7 +57,7 @@ func Markdown(e Entry) (text, hash string) {
 	sum := sha256.Sum256([]byte(body))
 	hash = "sha256:" + hex.EncodeToString(sum[:])
 	fm := frontMatter{Title: e.Heading, Tags: []string{"web_search"}, KnowledgeID: e.ID, Query: e.Query,
-		Model: e.Model, Provider: e.Provider, FetchedAt: e.FetchedAt.UTC().Format(time.RFC3339), ContentHash: hash}
+		Model: e.Model, Provider: e.Provider, Summarised: e.Summarised, FetchedAt: e.FetchedAt.UTC().Format(time.RFC3339), ContentHash: hash}
 	for _, src := range e.Sources {
 		fm.Sources = append(fm.Sources, src.URL)
 	}
@@ -66,38 +69,32 @@ func escapeLinkText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
 }
 
-// save stores a new entry built from sum and results: the entry and its
-// sources are inserted and the Markdown file written inside one
-// transaction, so either all three exist or none does (a failed write
-// rolls the rows back; a failed commit removes the file).
-func (s *Service) save(ctx context.Context, query, model, provider string, sum Summary, results []websearch.Result) (Entry, error) {
+// save stores a new entry built from sum and results (summarised false: sum
+// is fallbackSummary's): the entry and its sources are inserted and the
+// Markdown file written inside one transaction, so either all three exist
+// or none does (a failed write rolls the rows back; a failed commit
+// removes the file).
+func (s *Service) save(ctx context.Context, query, model, provider string, sum Summary, results []websearch.Result, summarised bool) (Entry, error) {
 	dir := s.settings().Dir
 	if strings.TrimSpace(dir) == "" {
 		return Entry{}, errors.New("no knowledge base folder")
 	}
 	now := s.clock().UTC().Truncate(time.Microsecond)
 	e := Entry{Query: strings.TrimSpace(query), Heading: sum.Heading, Body: sum.Body(), Model: model, Provider: provider,
-		FetchedAt: now, CreatedAt: now}
-	for _, k := range sum.Used {
-		r := results[k-1]
-		e.Sources = append(e.Sources, Source{Title: r.Title, URL: r.URL})
-	}
+		Summarised: summarised, FetchedAt: now, CreatedAt: now, Sources: usedSources(sum, results)}
 	var written string
 	err := s.db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `INSERT INTO knowledge_entries
-			(query, summary, heading, norm_query, model, provider, fetched_at, updated_at, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			e.Query, e.Body, e.Heading, NormalizeQuery(e.Query), e.Model, e.Provider, now, now, now).Scan(&id)
+			(query, summary, heading, norm_query, model, provider, summarised, fetched_at, updated_at, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			e.Query, e.Body, e.Heading, NormalizeQuery(e.Query), e.Model, e.Provider, e.Summarised, now, now, now).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert knowledge entry: %w", err)
 		}
 		e.ID, e.File = id, fileName(id)
-		for i, src := range e.Sources {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_sources (entry_id, title, url, position) VALUES (?, ?, ?, ?)`,
-				id, src.Title, src.URL, i); err != nil {
-				return fmt.Errorf("insert knowledge source: %w", err)
-			}
+		if err := insertSources(ctx, tx, id, e.Sources); err != nil {
+			return err
 		}
 		text, hash := Markdown(e)
 		e.ContentHash = hash
@@ -122,6 +119,27 @@ func (s *Service) save(ctx context.Context, query, model, provider string, sum S
 		return Entry{}, err
 	}
 	return e, nil
+}
+
+// usedSources are the results sum used, in its order, as sources.
+func usedSources(sum Summary, results []websearch.Result) []Source {
+	out := make([]Source, 0, len(sum.Used))
+	for _, k := range sum.Used {
+		r := results[k-1]
+		out = append(out, Source{Title: r.Title, URL: r.URL, Snippet: r.Snippet, Published: r.Published})
+	}
+	return out
+}
+
+// insertSources stores an entry's sources in their order.
+func insertSources(ctx context.Context, tx bun.Tx, id int64, ss []Source) error {
+	for i, src := range ss {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_sources (entry_id, title, url, position, snippet, published)
+			VALUES (?, ?, ?, ?, ?, ?)`, id, src.Title, src.URL, i, src.Snippet, src.Published); err != nil {
+			return fmt.Errorf("insert knowledge source: %w", err)
+		}
+	}
+	return nil
 }
 
 // removeFile deletes an entry's file (rel is slash-separated under dir);

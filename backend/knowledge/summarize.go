@@ -203,6 +203,35 @@ func (s Summary) Body() string {
 	return b.String()
 }
 
+// fallbackSummary is the entry built from the results themselves when the
+// model's summary cannot be used: the query as heading, each result's
+// title and snippet as a point citing it, its date (when the provider
+// gave one) as a dated fact, every result as a source.
+func fallbackSummary(query string, results []websearch.Result) Summary {
+	s := Summary{Heading: websearch.Clean(query, maxHeadingRunes)}
+	for i, r := range results {
+		n := strconv.Itoa(i + 1)
+		point := strings.TrimSpace(r.Title)
+		if snip := strings.TrimSpace(r.Snippet); snip != "" {
+			if point != "" {
+				point += ": "
+			}
+			point += snip
+		}
+		if point == "" {
+			point = r.URL
+		}
+		if len(s.Points) < maxPoints {
+			s.Points = append(s.Points, websearch.Clean(point, maxItemRunes)+" ["+n+"]")
+		}
+		if p := strings.TrimSpace(r.Published); p != "" && len(s.Dates) < maxPoints {
+			s.Dates = append(s.Dates, websearch.Clean(p+": "+r.Title, maxItemRunes)+" ["+n+"]")
+		}
+		s.Used = append(s.Used, i+1)
+	}
+	return s
+}
+
 // summarize asks model for a summary of results, once more with the reason
 // when the first answer does not follow the layout.
 func (s *Service) summarize(ctx context.Context, model, query string, results []websearch.Result) (Summary, error) {

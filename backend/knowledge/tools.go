@@ -105,6 +105,15 @@ func (s *Service) webSearchTool(ctx context.Context, call tools.Call) (tools.Res
 	if e, ok, err := s.Reusable(ctx, query); err != nil {
 		return tools.Result{}, err
 	} else if ok {
+		if !e.Summarised {
+			// Saved from the results themselves: this turn's model may
+			// summarise them now.
+			if better, err := s.Resummarize(ctx, e.ID, call.Model); err == nil {
+				e = better
+			} else {
+				s.log.Info("knowledge: an unsummarised entry is still not summarised", "id", e.ID, "err", err)
+			}
+		}
 		days := s.settings().ReuseDays
 		head := fmt.Sprintf("Reused learned-knowledge entry [%d], saved from a search for the same query on %s "+
 			"(within KNOWLEDGE_REUSE_DAYS = %d days); no new search was made.\n\n", e.ID, e.FetchedAt.Format("2006-01-02"), days)
@@ -147,19 +156,35 @@ func (s *Service) webSearchTool(ctx context.Context, call tools.Call) (tools.Res
 			resultsText(results), Sources: eventSources(srcs)}, nil
 	}
 	act.Status, act.Result = "done", fmt.Sprintf("[%d] %s", e.ID, e.Heading)
+	if !e.Summarised {
+		act.Result += " (not summarised)"
+	}
 	report(act)
 	head := fmt.Sprintf("Searched %s for %q and saved the summary as learned-knowledge entry [%d]. "+
 		"Cite the sources by their numbers.\n\n", p.Name(), query, e.ID)
+	if !e.Summarised {
+		head = fmt.Sprintf("Searched %s for %q and saved the results, not summarised, as learned-knowledge entry [%d]. "+
+			"Cite the sources by their numbers.\n\n", p.Name(), query, e.ID)
+	}
 	return tools.Result{Content: head + entryText(e), Sources: eventSources(e.Sources)}, nil
 }
 
-// learn summarises results with model and saves the entry.
+// learn summarises results with model and saves the entry. When the
+// summary cannot be had — the model does not follow the layout twice, or
+// the summary request fails — the entry is built from the results
+// themselves (fallbackSummary) and saved unsummarised, so what was
+// searched is never lost because of the model (issue 22); it is
+// summarised later (Resummarize, or when the query is searched again).
 func (s *Service) learn(ctx context.Context, model, query, provider string, results []websearch.Result) (Entry, error) {
 	sum, err := s.summarize(ctx, model, query, results)
 	if err != nil {
-		return Entry{}, err
+		if ctx.Err() != nil {
+			return Entry{}, err
+		}
+		s.log.Info("knowledge: the summary could not be used; saving the results unsummarised", "query", query, "err", err)
+		return s.save(ctx, query, model, provider, fallbackSummary(query, results), results, false)
 	}
-	return s.save(ctx, query, model, provider, sum, results)
+	return s.save(ctx, query, model, provider, sum, results, true)
 }
 
 func (s *Service) readKnowledgeTool(ctx context.Context, call tools.Call) (tools.Result, error) {

@@ -7,13 +7,13 @@ import LearnedPanel from '@/components/knowledge/LearnedPanel.vue'
 import { testI18n } from './helpers'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
-vi.mock('@/api/knowledge', () => ({ list: vi.fn(), get: vi.fn(), remove: vi.fn(), refresh: vi.fn() }))
+vi.mock('@/api/knowledge', () => ({ list: vi.fn(), get: vi.fn(), remove: vi.fn(), refresh: vi.fn(), summarize: vi.fn() }))
 const api = vi.mocked(await import('@/api/knowledge'))
 
 const entry = (over: Partial<KnowledgeEntry> = {}): KnowledgeEntry => ({
   id: 1, query: '東京 天気', heading: '東京の天気', body: '## Key points\n\n- 晴れ [1]\n', model: 'openai/m',
   provider: 'tavily', file: 'web_search/knowledge-1.md', fetchedAt: '2026-11-30T10:00:00Z', createdAt: '2026-11-30T10:00:00Z',
-  sources: [], ...over,
+  sources: [], summarised: true, ...over,
 })
 
 // The Learned knowledge panel: entries newest first with search; an entry's
@@ -84,6 +84,25 @@ describe('LearnedPanel', () => {
     await w.get('[data-test="learned-refresh"]').trigger('click')
     await flushPromises()
     expect(w.get('[data-test="learned-error"]').text()).toContain('Web search is not set up')
+    w.unmount()
+  })
+
+  it('marks an entry saved unsummarised and summarises it without searching again', async () => {
+    api.list.mockResolvedValue([entry({ summarised: false, heading: '東京 天気' })])
+    api.get.mockResolvedValue(entry({ summarised: false, heading: '東京 天気' }))
+    api.summarize.mockResolvedValue(entry({ summarised: true, heading: '東京の天気（12月1日）' }))
+    const w = await mountPanel()
+    expect(w.find('[data-test="learned-unsummarised"]').text()).toBe('not summarised')
+    await w.get('[data-test="learned-entry"]').trigger('click')
+    await flushPromises()
+    expect(w.get('[data-test="learned-unsummarised-note"]').text()).toContain('search results themselves')
+    api.list.mockResolvedValue([entry({ summarised: true, heading: '東京の天気（12月1日）' })])
+    await w.get('[data-test="learned-summarize"]').trigger('click')
+    await flushPromises()
+    expect(api.summarize).toHaveBeenCalledWith(1)
+    expect(api.refresh).not.toHaveBeenCalled()
+    expect(w.get('[data-test="learned-detail"] h3').text()).toContain('東京の天気（12月1日）')
+    expect(w.find('[data-test="learned-summarize"]').exists()).toBe(false)
     w.unmount()
   })
 })

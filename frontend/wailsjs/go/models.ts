@@ -256,6 +256,7 @@ export namespace app {
 	    model: string;
 	    provider: string;
 	    file: string;
+	    summarised: boolean;
 	    fetchedAt: string;
 	    createdAt: string;
 	    sources: event.Source[];
@@ -273,6 +274,7 @@ export namespace app {
 	        this.model = source["model"];
 	        this.provider = source["provider"];
 	        this.file = source["file"];
+	        this.summarised = source["summarised"];
 	        this.fetchedAt = source["fetchedAt"];
 	        this.createdAt = source["createdAt"];
 	        this.sources = this.convertValues(source["sources"], event.Source);

@@ -9,3 +9,5 @@ export function Get(arg1:number):Promise<app.KnowledgeEntry>;
 export function List(arg1:string):Promise<Array<app.KnowledgeEntry>>;
 
 export function Refresh(arg1:number):Promise<app.KnowledgeEntry>;
+
+export function Summarize(arg1:number):Promise<app.KnowledgeEntry>;

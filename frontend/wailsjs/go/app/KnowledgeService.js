@@ -17,3 +17,7 @@ export function List(arg1) {
 export function Refresh(arg1) {
   return window['go']['app']['KnowledgeService']['Refresh'](arg1);
 }
+
+export function Summarize(arg1) {
+  return window['go']['app']['KnowledgeService']['Summarize'](arg1);
+}
