@@ -33,7 +33,7 @@ func TestAPasswordInTheBaseURLIsMaskedEverywhere(t *testing.T) {
 	defer closeLog()
 	for _, base := range []string{
 		strings.Replace(srv.URL, "http://", "http://alice:"+password+"@", 1) + "/nope", // 404: "the base URL … looks wrong"
-		"http://alice:" + password + "@127.0.0.1:9/v1",                               // unreachable
+		"http://alice:" + password + "@127.0.0.1:9/v1",                                 // unreachable
 	} {
 		c, err := Open(context.Background(), Options{DataDir: dir, Logger: logger,
 			Environ:    []string{"OPENAI_BASE_URL=" + base, "DEFAULT_MODEL=openai/fake-model"},
