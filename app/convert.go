@@ -76,7 +76,7 @@ func toLogEntry(l store.APILog) LogEntry {
 	if len(preview) > 120 {
 		preview = append(preview[:120], '…')
 	}
-	out := LogEntry{ID: l.ID, SessionID: l.SessionID, Model: l.Model, LatencyMS: l.LatencyMS,
+	out := LogEntry{ID: l.ID, SessionID: l.SessionID, Model: l.Model, Purpose: l.Purpose, LatencyMS: l.LatencyMS,
 		CreatedAt: ts(l.CreatedAt), Preview: string(preview),
 		PromptTokens: l.PromptTokens, CompletionTokens: l.CompletionTokens}
 	// Written by llm as apperr.Stored text (plain English before codes).

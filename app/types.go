@@ -124,7 +124,10 @@ type LogEntry struct {
 	ID        int64  `json:"id"`
 	SessionID string `json:"sessionId"`
 	Model     string `json:"model"`
-	Error     string `json:"error"`
+	// Purpose is what the call was for: turn, summary, tags, knowledge,
+	// tip; "" for calls logged before it was kept.
+	Purpose string `json:"purpose"`
+	Error   string `json:"error"`
 	// ErrorInfo is Error with its code and params; nil when it has no code.
 	ErrorInfo *apperr.Info `json:"errorInfo,omitempty"`
 	LatencyMS int64        `json:"latencyMs"`

@@ -66,7 +66,8 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		}
 	}
 	for round := 0; ; round++ {
-		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens}
+		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
+			Purpose: llm.PurposeTurn}
 		if toolsOn && round < maxRounds {
 			defs := s.tools.Definitions()
 			if t.requester != nil {

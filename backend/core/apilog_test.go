@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"testing"
 
+	"playchat/backend/chat"
+	"playchat/backend/event"
 	"playchat/backend/llm"
 	"playchat/backend/llm/llmtest"
 )
@@ -26,6 +28,31 @@ func TestAPILogsStoreTheReportedTokenUsage(t *testing.T) {
 	}
 	logs, _, err := c.DB.ListAPILogs(context.Background(), 10, 0)
 	if err != nil || len(logs) != 1 || logs[0].PromptTokens != 321 || logs[0].CompletionTokens != 54 {
+		t.Fatalf("logs = %+v, %v", logs, err)
+	}
+}
+
+// Issue 22: API logs say what each call was for.
+func TestAPILogsRecordWhatEachCallWasFor(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c, err := Open(context.Background(), Options{DataDir: t.TempDir(), Logger: slog.New(slog.DiscardHandler),
+		Environ: []string{"OPENAI_BASE_URL=" + srv.URL, "DEFAULT_MODEL=openai/fake"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	tr, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "こんにちは"}, event.EmitterFunc(func(event.Event) {}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Wait()
+	if _, err := c.LLM.Complete(ctx, llm.Request{Model: "openai/fake", Purpose: llm.PurposeSummary,
+		Messages: []llm.Message{{Role: "user", Content: "x"}}}); err != nil {
+		t.Fatal(err)
+	}
+	logs, _, err := c.DB.ListAPILogs(ctx, 10, 0)
+	if err != nil || len(logs) != 2 || logs[0].Purpose != llm.PurposeSummary || logs[1].Purpose != llm.PurposeTurn {
 		t.Fatalf("logs = %+v, %v", logs, err)
 	}
 }

@@ -340,7 +340,7 @@ func (s apiLogSink) RecordAPILog(ctx context.Context, l llm.APILog) error {
 	cfg := s.c.Config()
 	clean := func(v string) string { return redact.URLCredentials(cfg.Redact(v)) }
 	return s.c.DB.InsertAPILog(context.WithoutCancel(ctx), &store.APILog{
-		SessionID: l.SessionID, Model: l.Model, RequestJSON: clean(l.RequestJSON),
+		SessionID: l.SessionID, Model: l.Model, Purpose: l.Purpose, RequestJSON: clean(l.RequestJSON),
 		ResponseText: clean(l.ResponseText), Error: clean(l.Error), LatencyMS: l.LatencyMS, CreatedAt: l.CreatedAt.UTC(),
 		PromptTokens: l.PromptTokens, CompletionTokens: l.CompletionTokens,
 	})

@@ -69,7 +69,7 @@ func summaryRequest(model, query string, results []websearch.Result, retryWhy st
 		msgs = append(msgs, llm.Message{Role: "user", Content: "Your previous answer could not be used (" + retryWhy +
 			"). Answer again with exactly the layout asked for."})
 	}
-	return llm.Request{Model: model, Messages: msgs, MaxTokens: summaryMaxTokens}
+	return llm.Request{Model: model, Messages: msgs, MaxTokens: summaryMaxTokens, Purpose: llm.PurposeKnowledge}
 }
 
 var citeRe = regexp.MustCompile(`\[(\d{1,2})\]`)

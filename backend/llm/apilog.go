@@ -40,6 +40,7 @@ func (c *Client) record(ctx context.Context, req Request, ep Endpoint, body any,
 	l := APILog{
 		SessionID:    req.SessionID,
 		Model:        req.Model,
+		Purpose:      req.Purpose,
 		ResponseText: scrub(renderResponse(text, calls), ep.APIKey),
 		LatencyMS:    time.Since(start).Milliseconds(),
 		CreatedAt:    start.UTC(),

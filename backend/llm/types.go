@@ -27,11 +27,28 @@ type Request struct {
 	Tools []Tool
 	// SessionID is recorded in api_logs; it may be empty.
 	SessionID string
+	// Purpose says what the call is for, recorded in api_logs: PurposeTurn,
+	// PurposeSummary, PurposeTags, PurposeKnowledge or PurposeTip.
+	Purpose string
 	// MaxTokens caps the reply in tokens (0: provider default). It is sent as
 	// max_completion_tokens to OpenAI itself and to OpenAI reasoning models
 	// (o1/o3/o4/gpt-5*), as max_tokens elsewhere.
 	MaxTokens int
 }
+
+// What a call is for (Request.Purpose), as API logs show it.
+const (
+	// PurposeTurn is a chat turn's reply (and its tool rounds).
+	PurposeTurn = "turn"
+	// PurposeSummary is a long-term memory summary (backend/memory).
+	PurposeSummary = "summary"
+	// PurposeTags is an automatic tag request (backend/tagging).
+	PurposeTags = "tags"
+	// PurposeKnowledge summarises web search results (backend/knowledge).
+	PurposeKnowledge = "knowledge"
+	// PurposeTip writes a Discord useless tip (backend/tagging).
+	PurposeTip = "tip"
+)
 
 // StreamResult is what a finished (or failed) stream produced.
 type StreamResult struct {
@@ -64,6 +81,8 @@ type APILog struct {
 	SessionID string
 	// Model is the full "provider/model" string of the request.
 	Model string
+	// Purpose is Request.Purpose.
+	Purpose string
 	// RequestJSON is the JSON body of the request actually sent (model,
 	// messages, tools, stream, …) with secrets removed; "" when the model
 	// did not resolve.

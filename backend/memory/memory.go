@@ -286,6 +286,7 @@ func (s *Summarizer) summarise(ctx context.Context, sessionID string, p plan, in
 	out, err := s.llm.Complete(ctx, llm.Request{
 		Model:     p.model,
 		SessionID: sessionID,
+		Purpose:   llm.PurposeSummary,
 		MaxTokens: p.output,
 		Messages: []llm.Message{
 			{Role: store.RoleSystem, Content: instruction},

@@ -132,9 +132,11 @@ type ModelPreset struct {
 type APILog struct {
 	bun.BaseModel `bun:"table:api_logs"`
 
-	ID               int64     `bun:"id,pk,autoincrement"`
-	SessionID        string    `bun:"session_id,nullzero"`
-	Model            string    `bun:"model"`
+	ID        int64  `bun:"id,pk,autoincrement"`
+	SessionID string `bun:"session_id,nullzero"`
+	Model     string `bun:"model"`
+	// Purpose is what the call was for: llm.PurposeTurn, …; "" before it was kept.
+	Purpose          string    `bun:"purpose"`
 	RequestJSON      string    `bun:"request_json"`
 	ResponseText     string    `bun:"response_text,nullzero"`
 	Error            string    `bun:"error,nullzero"`

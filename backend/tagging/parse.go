@@ -16,11 +16,15 @@ const (
 	MaxTagRunes = 20
 )
 
-// Parse reads the model's answer leniently: the JSON object
-// {"tags":[…]} anywhere in the text (a code fence or words around it are
-// ignored), else a JSON array of strings, else lines or commas (bullets,
-// numbers and quotes stripped). The tags are normalised (Normalize) and at
-// most TagsPerItem are returned; nil when none could be read.
+// Parse reads the model's answer: the JSON object {"tags":[…]} anywhere in
+// the text (a code fence or words around it are ignored), else a JSON array
+// of strings, else a list of at least two short items on lines or between
+// commas (bullets, numbers and quotes stripped). Prose is not tags (issue
+// 22: "FAKE: こんにちは" became a tag): a list item longer than
+// MaxTagRunes or holding a sentence's punctuation (。！？!? or a colon)
+// makes the whole answer unreadable. The tags are
+// normalised (Normalize) and at most TagsPerItem are returned; nil when
+// none could be read.
 func Parse(answer string) []string {
 	var raw []string
 	if i, j := strings.Index(answer, "{"), strings.LastIndex(answer, "}"); i >= 0 && j > i {
@@ -41,11 +45,33 @@ func Parse(answer string) []string {
 		}
 	}
 	if raw == nil && !strings.ContainsAny(answer, "{}[]") {
-		raw = strings.FieldsFunc(answer, func(r rune) bool {
-			return r == '\n' || r == ',' || r == '、' || r == '，'
-		})
+		raw = listItems(answer)
 	}
 	return Normalize(raw)
+}
+
+// listItems reads a plain list of tags (one a line, or separated by
+// commas), or nil when the text reads as prose rather than tags.
+func listItems(answer string) []string {
+	items := strings.FieldsFunc(answer, func(r rune) bool {
+		return r == '\n' || r == ',' || r == '、' || r == '，'
+	})
+	var out []string
+	for _, it := range items {
+		it = trimListNumber(strings.TrimLeft(strings.TrimSpace(it), "-*•・ "))
+		if it == "" {
+			continue
+		}
+		// A sentence ("label: text", "…。") is not a tag.
+		if len([]rune(it)) > MaxTagRunes || strings.ContainsAny(it, "。！？!?:：") {
+			return nil
+		}
+		out = append(out, it)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
 }
 
 // Normalize cleans tags: NFKC, surrounding spaces, quotes, bullets, list

@@ -63,6 +63,12 @@ const (
 	// MaxAttempts is how often an item is tried before it is dropped until
 	// the next start.
 	MaxAttempts = 6
+	// PauseAfter is how many tag requests in a row may fail (an error, or
+	// an answer that is not tags) before tagging pauses: the queue is
+	// dropped and nothing more is asked until the tagging model or
+	// AUTO_TAGS changes, or the next start (issue 22: 91 background calls
+	// in a 5-turn chat against a model that never answered with tags).
+	PauseAfter = 3
 	// maxTextRunes is how much of a message is sent to be tagged.
 	maxTextRunes = 2000
 	// memoriesPerTurn caps the untagged memories of a session queued
@@ -122,9 +128,14 @@ type Service struct {
 	queued  map[string]bool
 	started bool
 	onTags  []func(Update)
-	wake    chan struct{}
-	cancel  context.CancelFunc
-	done    chan struct{}
+	onPause []func(Pause)
+	// failures counts the tag requests that failed in a row; paused is
+	// set once it reaches PauseAfter.
+	failures int
+	paused   *Pause
+	wake     chan struct{}
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
 // New returns a Service; Start runs its worker.
@@ -155,6 +166,47 @@ func (s *Service) OnTags(fn func(Update)) {
 	s.mu.Lock()
 	s.onTags = append(s.onTags, fn)
 	s.mu.Unlock()
+}
+
+// Pause says why automatic tagging stopped asking the model (PauseAfter
+// failed requests in a row). It lasts until Settings differ from
+// Settings at the pause, or the next start.
+type Pause struct {
+	// Model is the model that failed ("" when there was none to ask).
+	Model string `json:"model"`
+	// Reason is the last failure, in English (for the log and a tooltip).
+	Reason string `json:"reason"`
+	// NotTags is true when the model answered but not with tags (as
+	// opposed to a request that failed).
+	NotTags  bool     `json:"notTags"`
+	settings Settings // what was in force; a change resumes
+}
+
+// OnPause adds fn to be called (on the worker goroutine) once when tagging
+// pauses. Call it before Start.
+func (s *Service) OnPause(fn func(Pause)) {
+	s.mu.Lock()
+	s.onPause = append(s.onPause, fn)
+	s.mu.Unlock()
+}
+
+// Paused returns the pause in force, if any.
+func (s *Service) Paused() (Pause, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.paused == nil {
+		return Pause{}, false
+	}
+	return *s.paused, true
+}
+
+// resumeIfChanged (s.mu held) ends a pause once the settings differ from
+// those it was made under.
+func (s *Service) resumeIfChangedLocked() {
+	if s.paused != nil && s.paused.settings != s.settings() {
+		s.log.Info("automatic tags resume: the settings changed")
+		s.paused, s.failures = nil, 0
+	}
 }
 
 // Start runs the worker until ctx ends or Stop: it first queues the newest
@@ -193,6 +245,10 @@ func (s *Service) Enqueue(sessionID string, messageIDs []int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.started {
+		return
+	}
+	s.resumeIfChangedLocked()
+	if s.paused != nil {
 		return
 	}
 	for _, id := range messageIDs {
@@ -272,11 +328,20 @@ func (s *Service) work(ctx context.Context) {
 			continue
 		}
 		var err error
-		if s.guard.Do("tagging", func() { err = s.process(ctx, &it) }) {
+		asked := false
+		if s.guard.Do("tagging", func() { asked, err = s.process(ctx, &it) }) {
 			err = errors.New("tagging: the job crashed (the stack is in the log)")
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if asked && s.countRequest(it, err) {
+			continue // paused: the queue is gone
+		}
+		if errors.Is(err, errNotTags) {
+			// Asking again gets the same kind of answer: not retried.
+			s.log.Info("tagging: the model's answer holds no tags", "kind", it.kind, "id", it.id, "err", err)
+			continue
 		}
 		if err != nil {
 			it.attempts++
@@ -292,6 +357,39 @@ func (s *Service) work(ctx context.Context) {
 			s.mu.Unlock()
 		}
 	}
+}
+
+// countRequest records the outcome of one tag request and pauses tagging
+// once PauseAfter requests in a row have failed; it reports whether it
+// paused.
+func (s *Service) countRequest(it item, err error) bool {
+	s.mu.Lock()
+	if err == nil {
+		s.failures = 0
+		s.mu.Unlock()
+		return false
+	}
+	s.failures++
+	if s.failures < PauseAfter || s.paused != nil {
+		s.mu.Unlock()
+		return false
+	}
+	set := s.settings()
+	p := Pause{Model: set.Model, Reason: err.Error(), NotTags: errors.Is(err, errNotTags), settings: set}
+	var te *tagError
+	if errors.As(err, &te) {
+		p.Model = te.model
+	}
+	s.paused = &p
+	s.queue, s.queued = nil, map[string]bool{}
+	fns := append([]func(Pause){}, s.onPause...)
+	s.mu.Unlock()
+	s.log.Warn("automatic tags paused: the last tag requests failed; they resume when SUMMARY_MODEL or AUTO_TAGS changes, or at the next start",
+		"model", p.Model, "failures", PauseAfter, "notTags", p.NotTags, "err", err)
+	for _, fn := range fns {
+		fn(p)
+	}
+	return true
 }
 
 // startup queues the backlog.
@@ -317,31 +415,33 @@ func (s *Service) startup(ctx context.Context) {
 	s.mu.Unlock()
 }
 
-// process handles one item; an error means try again later.
-func (s *Service) process(ctx context.Context, it *item) error {
+// process handles one item; an error means try again later (errNotTags:
+// do not). asked is true when it sent a tag request (what PauseAfter
+// counts).
+func (s *Service) process(ctx context.Context, it *item) (asked bool, err error) {
 	set := s.settings()
 	switch it.kind {
 	case kindMemories:
 		if !set.Enabled {
-			return nil
+			return false, nil
 		}
 		mems, err := s.db.UntaggedMemories(ctx, it.sessionID, memoriesPerTurn)
 		if err != nil {
-			return err
+			return false, err
 		}
 		s.mu.Lock()
 		for _, m := range mems {
 			s.pushLocked(item{kind: kindMemory, id: m.ID, sessionID: m.SessionID})
 		}
 		s.mu.Unlock()
-		return nil
+		return false, nil
 	case kindMemory:
 		if !set.Enabled {
-			return nil
+			return false, nil
 		}
 		mems, err := s.db.SessionMemories(ctx, it.sessionID)
 		if err != nil {
-			return err
+			return false, err
 		}
 		for _, m := range mems {
 			if m.ID != it.id {
@@ -349,41 +449,42 @@ func (s *Service) process(ctx context.Context, it *item) error {
 			}
 			have, err := s.db.MemoryTags(ctx, []int64{m.ID})
 			if err != nil || len(have[m.ID]) > 0 {
-				return err
+				return false, err
 			}
 			tags, err := s.ask(ctx, set, m.SessionID, "", m.Summary)
 			if err != nil {
-				return err
+				return true, err
 			}
 			if err := s.db.AddMemoryTags(ctx, m.ID, tags); err != nil {
-				return err
+				return true, err
 			}
 			s.notify(Update{SessionID: m.SessionID, MemoryID: m.ID, Tags: tags})
+			return true, nil
 		}
-		return nil // deleted since: nothing to tag
+		return false, nil // deleted since: nothing to tag
 	}
 	m, err := s.db.GetMessage(ctx, it.id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil // deleted since
+		return false, nil // deleted since
 	} else if err != nil {
-		return err
+		return false, err
 	}
 	if !set.Enabled || strings.TrimSpace(m.Content) == "" {
-		return nil
+		return false, nil
 	}
 	have, err := s.db.MessageTags(ctx, []int64{m.ID})
 	if err != nil || len(have[m.ID]) > 0 {
-		return err // already tagged (a regenerated turn's question)
+		return false, err // already tagged (a regenerated turn's question)
 	}
 	tags, err := s.ask(ctx, set, m.SessionID, m.Model, m.Content)
 	if err != nil {
-		return err
+		return true, err
 	}
 	if err := s.db.AddMessageTags(ctx, m.ID, tags); err != nil {
-		return err
+		return true, err
 	}
 	s.notify(Update{SessionID: m.SessionID, MessageID: m.ID, Tags: tags})
-	return nil
+	return true, nil
 }
 
 // ErrNoModel means no model is set to tag with (SUMMARY_MODEL empty and
@@ -403,7 +504,7 @@ func (s *Service) ask(ctx context.Context, set Settings, sessionID, msgModel, te
 		model = msgModel
 	}
 	if model == "" {
-		return nil, ErrNoModel
+		return nil, &tagError{err: ErrNoModel}
 	}
 	if r := []rune(text); len(r) > maxTextRunes {
 		text = string(r[:maxTextRunes])
@@ -411,6 +512,7 @@ func (s *Service) ask(ctx context.Context, set Settings, sessionID, msgModel, te
 	out, err := s.llm.Complete(ctx, llm.Request{
 		Model:     model,
 		SessionID: sessionID,
+		Purpose:   llm.PurposeTags,
 		MaxTokens: 100,
 		Messages: []llm.Message{
 			{Role: store.RoleSystem, Content: tagPrompt},
@@ -418,14 +520,26 @@ func (s *Service) ask(ctx context.Context, set Settings, sessionID, msgModel, te
 		},
 	})
 	if err != nil {
-		return nil, err
+		return nil, &tagError{model: model, err: err}
 	}
 	tags := Parse(out)
 	if len(tags) == 0 {
-		return nil, fmt.Errorf("tagging: no tags in the model's answer %q", truncate(out, 200))
+		return nil, &tagError{model: model, err: fmt.Errorf("%w: %q", errNotTags, truncate(out, 200))}
 	}
 	return tags, nil
 }
+
+// errNotTags: the model answered, but not with tags (Parse read none).
+var errNotTags = errors.New("tagging: no tags in the model's answer")
+
+// tagError is a failed tag request and the model it asked.
+type tagError struct {
+	model string
+	err   error
+}
+
+func (e *tagError) Error() string { return e.err.Error() }
+func (e *tagError) Unwrap() error { return e.err }
 
 func (s *Service) notify(u Update) {
 	s.mu.Lock()

@@ -259,6 +259,12 @@ func TestParseReadsTagsLeniently(t *testing.T) {
 		`{"tags":["とてもとてもとても長い長い長い長いタグの名前です"]}`:                          {"とてもとてもとても長い長い長い長いタグの"},
 		`{"oops": 1}`: nil,
 		"":            nil,
+		// Prose is not tags (issue 22).
+		"FAKE: こんにちは":                                      nil,
+		"fake reply: hello from the e2e test":              nil,
+		"こんにちは！今日はどうしましたか？":                                nil,
+		"The message is about the weather in Tokyo today.": nil,
+		"天気": nil,
 	} {
 		if got := Parse(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("Parse(%q) = %q, want %q", in, got, want)

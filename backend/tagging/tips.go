@@ -54,6 +54,7 @@ func (t Tips) Tip(ctx context.Context, hint string, sessionIDs []string) (string
 	}
 	out, err := t.LLM.Complete(ctx, llm.Request{
 		Model:     model,
+		Purpose:   llm.PurposeTip,
 		MaxTokens: 400,
 		Messages: []llm.Message{
 			{Role: store.RoleSystem, Content: tipPrompt},

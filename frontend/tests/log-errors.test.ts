@@ -5,7 +5,7 @@ import type { LogDetail } from '@/api/types'
 import { testI18n } from './helpers'
 
 const log = (over: Partial<LogDetail>): LogDetail => ({
-  id: 1, sessionId: '', model: 'openai/x', error: '', latencyMs: 10, createdAt: '2026-01-01T00:00:00Z',
+  id: 1, sessionId: '', model: 'openai/x', purpose: 'turn', error: '', latencyMs: 10, createdAt: '2026-01-01T00:00:00Z',
   preview: '', promptTokens: 0, completionTokens: 0, requestJson: '{}', responseText: '', ...over,
 })
 

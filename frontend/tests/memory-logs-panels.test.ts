@@ -81,8 +81,8 @@ describe('MemoryPanel summary state', () => {
 
 describe('LogViewer tokens', () => {
   const entry = (id: number, prompt: number, completion: number): LogEntry => ({
-    id, sessionId: 's1', model: 'openai/gpt-4o', error: '', latencyMs: 10, createdAt: '2026-11-30T12:00:00Z',
-    preview: 'ok', promptTokens: prompt, completionTokens: completion,
+    id, sessionId: 's1', model: 'openai/gpt-4o', purpose: id === 2 ? 'turn' : 'tags', error: '', latencyMs: 10,
+    createdAt: '2026-11-30T12:00:00Z', preview: 'ok', promptTokens: prompt, completionTokens: completion,
   })
 
   it('shows prompt and completion tokens per call and per chat', async () => {
@@ -100,6 +100,8 @@ describe('LogViewer tokens', () => {
     expect(usage).toContain('旅行の計画')
     expect(usage).toContain('2 calls')
     expect(usage).toContain('in 1200 / out 300')
+    // Each call says what it was for (issue 22).
+    expect(w.findAll('[data-testid="log-entry-purpose"]').map((p) => p.text())).toEqual(['turn', 'tags'])
   })
 
   it('marks a call the user stopped as stopped, not as an error', async () => {

@@ -34,6 +34,7 @@ func IsTagRequest(rec RecordedRequest) bool {
 type tagState struct {
 	requests []RecordedRequest
 	fail     int           // the next fail tagging requests answer 503
+	prose    string        // non-empty: every tagging request gets this text, not tags
 	gate     chan struct{} // non-nil: each request waits for a token
 	inFlight int
 	maxIn    int
@@ -105,6 +106,15 @@ func (s *Server) FailTagRequests(n int) {
 	s.mu.Unlock()
 }
 
+// AnswerTagsWithProse makes every later tagging request answer text
+// instead of {"tags":[…]} — a model that does not answer in JSON ("" goes
+// back to tags).
+func (s *Server) AnswerTagsWithProse(text string) {
+	s.mu.Lock()
+	s.tags.prose = text
+	s.mu.Unlock()
+}
+
 // HoldTagRequests makes every later tagging request wait (before answering)
 // until ReleaseTagRequest lets it go, one per call; a test can then see
 // how many are in flight at once (TagsInFlight).
@@ -160,7 +170,12 @@ func (s *Server) serveTags(w http.ResponseWriter, r *http.Request, rec RecordedR
 	if fail {
 		s.tags.fail--
 	}
+	prose := s.tags.prose
 	s.mu.Unlock()
+	if prose != "" {
+		s.respond(w, r, rec, Response{Chunks: []string{prose}}, id)
+		return
+	}
 	if fail {
 		writeError(w, http.StatusServiceUnavailable, `{"error":{"message":"fake tagging failure","type":"fake_error"}}`)
 		return

@@ -33,3 +33,30 @@ export function onTagsUpdated(handler: (u: TagsUpdate) => void): () => void {
   })
   return () => typeof off === 'function' && off()
 }
+
+/** Automatic tagging paused (Go: app.EventTagsPaused); the data is a TagsPause. */
+export const TAGS_PAUSED = 'tags:paused'
+
+/** TAGS_PAUSED's data (Go: tagging.Pause). */
+export interface TagsPause {
+  /** The model that failed ("" when there was none to ask). */
+  model: string
+  /** The last failure, in English. */
+  reason: string
+  /** The model answered, but not with tags. */
+  notTags: boolean
+}
+
+/** Calls `handler` when automatic tagging pauses; returns the unsubscribe function. */
+export function onTagsPaused(handler: (p: TagsPause) => void): () => void {
+  const off = EventsOn(TAGS_PAUSED, (v: unknown) => {
+    if (!v || typeof v !== 'object') return
+    const o = v as Record<string, unknown>
+    handler({
+      model: typeof o.model === 'string' ? o.model : '',
+      reason: typeof o.reason === 'string' ? o.reason : '',
+      notTags: o.notTags === true,
+    })
+  })
+  return () => typeof off === 'function' && off()
+}

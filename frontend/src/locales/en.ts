@@ -228,6 +228,13 @@ const en: typeof ja = {
     },
   },
   logs: {
+    purpose: {
+      turn: 'turn',
+      summary: 'memory summary',
+      tags: 'tags',
+      knowledge: 'knowledge',
+      tip: 'Discord tip',
+    },
     title: 'API logs',
     empty: 'No logs',
     clear: 'Clear all',
@@ -459,6 +466,11 @@ const en: typeof ja = {
     },
   },
   errors,
+  tags: {
+    pausedNotTags: 'Automatic tags are paused: the model {model} answers in prose, not with tags (nothing is stored as tags).',
+    pausedFailing: 'Automatic tags are paused: the requests to {model} keep failing.',
+    pausedResume: 'They resume when you change SUMMARY_MODEL or AUTO_TAGS in Settings, or at the next start.',
+  },
   learned: {
     title: 'Learned from the web',
     search: 'Search learned knowledge',

@@ -227,6 +227,13 @@ export default {
     },
   },
   logs: {
+    purpose: {
+      turn: '応答',
+      summary: '記憶の要約',
+      tags: 'タグ',
+      knowledge: 'ナレッジ',
+      tip: 'Discord Tips',
+    },
     title: 'API ログ',
     empty: 'ログはありません',
     clear: 'すべて削除',
@@ -456,6 +463,11 @@ export default {
     },
   },
   errors,
+  tags: {
+    pausedNotTags: '自動タグ付けを一時停止しました：モデル {model} がタグではなく文章で答えます（文章はタグとして保存しません）。',
+    pausedFailing: '自動タグ付けを一時停止しました：{model} へのリクエストが失敗し続けています。',
+    pausedResume: '設定で SUMMARY_MODEL か AUTO_TAGS を変えると再開します（次回起動時にも再開します）。',
+  },
   learned: {
     title: 'ウェブから学んだ知識',
     search: '学習済みナレッジを検索',

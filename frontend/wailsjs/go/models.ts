@@ -302,6 +302,7 @@ export namespace app {
 	    id: number;
 	    sessionId: string;
 	    model: string;
+	    purpose: string;
 	    error: string;
 	    errorInfo?: apperr.Info;
 	    latencyMs: number;
@@ -321,6 +322,7 @@ export namespace app {
 	        this.id = source["id"];
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
+	        this.purpose = source["purpose"];
 	        this.error = source["error"];
 	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
 	        this.latencyMs = source["latencyMs"];
@@ -354,6 +356,7 @@ export namespace app {
 	    id: number;
 	    sessionId: string;
 	    model: string;
+	    purpose: string;
 	    error: string;
 	    errorInfo?: apperr.Info;
 	    latencyMs: number;
@@ -371,6 +374,7 @@ export namespace app {
 	        this.id = source["id"];
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
+	        this.purpose = source["purpose"];
 	        this.error = source["error"];
 	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
 	        this.latencyMs = source["latencyMs"];
