@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -240,6 +242,7 @@ func (a *App) startReminders(ctx context.Context, c *core.Core, onDiscord remind
 	}
 	c.Reminders.OnChange(func() { emit(EventRemindersChanged, nil) })
 	desk := desknotify.New(desknotify.Options{Service: c.Reminders, Log: c.Log, Lang: func() string { return uiLang(c) },
+		Icon: notificationIcon(),
 		OnOpen: func(r reminders.Reminder) {
 			if p := a.plat(); p != nil {
 				p.Show()
@@ -261,4 +264,17 @@ func (a *App) startReminders(ctx context.Context, c *core.Core, onDiscord remind
 	if err := c.StartReminders(ctx, route); err != nil {
 		c.Log.Warn("reminders scheduler", "err", err)
 	}
+}
+
+// notificationIcon is the icon the desktop notifications name: the one the
+// package installs, else the app icon written to the user's cache folder
+// (a build run without installing). Issue 22: they named "playchat", an
+// icon nobody installs, and showed a broken one.
+func notificationIcon() string {
+	home, _ := os.UserHomeDir()
+	cache, err := os.UserCacheDir()
+	if err == nil {
+		cache = filepath.Join(cache, "playchat")
+	}
+	return desknotify.IconFor(desknotify.DataDirs(os.Getenv, home), Icon, cache)
 }

@@ -56,6 +56,16 @@ sleep 2 # a second Notify would arrive now
 [ "$(grep -c '"event":"notify"' "$WORK/notify.jsonl")" = 1 ] || { cat "$WORK/notify.jsonl" >&2; fail "not exactly one Notify call"; }
 line=$(grep '"event":"notify"' "$WORK/notify.jsonl")
 grep -q "$TEXT" <<<"$line" || fail "the notification lacks the reminder's text: $line"
+# Its icon exists: a file (run from the build folder) or the installed
+# theme icon — never a name no theme has (issue 22).
+icon=$(jq -r '.appIcon // empty' <<<"$line")
+case "$icon" in
+  /*) [ -f "$icon" ] || fail "the notification's icon file $icon does not exist" ;;
+  "") fail "the notification names no icon: $line" ;;
+  *) [ -n "$(find /usr/share/icons /usr/local/share/icons -name "$icon.*" 2>/dev/null | head -1)" ] ||
+       fail "the notification's icon $icon is in no icon theme" ;;
+esac
+echo "e2e: the notification's icon is $icon"
 at=$(sed -n 's/.*"at":"\([^"]*\)".*/\1/p' <<<"$line")
 delay_ms=$(( $(date -d "$at" +%s%3N) - $(date -d "$due" +%s%3N) ))
 [ "$delay_ms" -ge 0 ] && [ "$delay_ms" -le 1000 ] || fail "the notification came ${delay_ms} ms after the due time ($at vs $due)"

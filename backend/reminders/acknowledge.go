@@ -128,13 +128,13 @@ func (s *Service) Edit(ctx context.Context, id int64, e EditReminder) (Reminder,
 	if c := utf8.RuneCountInString(content); c > MaxContentRunes || !utf8.ValidString(content) {
 		return Reminder{}, apperr.New(apperr.ReminderContentTooLong, map[string]any{"n": c, "max": MaxContentRunes})
 	}
-	due, err := s.CheckDue(e.Due, s.clock.Now())
+	due, wall, err := s.checkDueWall(e.Due, s.clock.Now())
 	if err != nil {
 		return Reminder{}, err
 	}
 	rrule := ""
 	if strings.TrimSpace(e.Repeat) != "" {
-		rule, err := NewRule(e.Repeat, due, s.zone)
+		rule, err := NewRuleAtWall(e.Repeat, wall, s.zone)
 		if err != nil {
 			return Reminder{}, err
 		}

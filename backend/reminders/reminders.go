@@ -255,7 +255,7 @@ func (s *Service) Create(ctx context.Context, n NewReminder) (Reminder, error) {
 		return Reminder{}, apperr.New(apperr.ReminderContentTooLong, map[string]any{"n": c, "max": MaxContentRunes})
 	}
 	now := s.clock.Now()
-	due, err := s.CheckDue(n.Due, now)
+	due, wall, err := s.checkDueWall(n.Due, now)
 	if err != nil {
 		return Reminder{}, err
 	}
@@ -265,7 +265,7 @@ func (s *Service) Create(ctx context.Context, n NewReminder) (Reminder, error) {
 		r.Origin = OriginDesktop
 	}
 	if strings.TrimSpace(n.Repeat) != "" {
-		rule, err := NewRule(n.Repeat, due, s.zone)
+		rule, err := NewRuleAtWall(n.Repeat, wall, s.zone)
 		if err != nil {
 			return Reminder{}, err
 		}
@@ -287,11 +287,18 @@ func (s *Service) Create(ctx context.Context, n NewReminder) (Reminder, error) {
 // CheckDue parses due (ParseDue, in the service's zone) and checks it is
 // after now and at most REMINDER_MAX_AHEAD_DAYS ahead. It returns UTC.
 func (s *Service) CheckDue(due string, now time.Time) (time.Time, error) {
-	t, err := ParseDue(due, s.zone)
+	t, _, err := s.checkDueWall(due, now)
+	return t, err
+}
+
+// checkDueWall is CheckDue, also returning the wall-clock time due names
+// (ParseDueWall), which a repeat rule is anchored at.
+func (s *Service) checkDueWall(due string, now time.Time) (at, wall time.Time, err error) {
+	at, wall, err = ParseDueWall(due, s.zone)
 	if err != nil {
-		return time.Time{}, err
+		return time.Time{}, time.Time{}, err
 	}
-	return t, s.checkRange(t, now)
+	return at, wall, s.checkRange(at, now)
 }
 
 func (s *Service) checkRange(t, now time.Time) error {

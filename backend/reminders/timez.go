@@ -73,6 +73,17 @@ var dueLayouts = []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04"}
 // fraction) are kept. The result is in UTC. An unreadable text is an
 // *apperr.Error of code ReminderDueUnparsable.
 func ParseDue(s string, loc *time.Location) (time.Time, error) {
+	at, _, err := ParseDueWall(s, loc)
+	return at, err
+}
+
+// ParseDueWall is ParseDue, also returning the wall-clock time the text
+// names as a floating time (RFC 5545 §3.3.5: its fields in UTC): what a
+// repeat rule is anchored at. For a time in a spring gap the two differ —
+// 02:30 on the day New York springs forward is at 03:30 EDT, but a daily
+// reminder set then repeats at 02:30 (issue 22). For a text with an offset
+// the wall time is the instant's in loc.
+func ParseDueWall(s string, loc *time.Location) (at, wall time.Time, err error) {
 	text := strings.TrimSpace(s)
 	norm := text
 	if len(norm) > 10 && norm[10] == ' ' {
@@ -80,15 +91,15 @@ func ParseDue(s string, loc *time.Location) (time.Time, error) {
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00"} {
 		if t, err := time.Parse(layout, norm); err == nil {
-			return t.UTC(), nil
+			return t.UTC(), floating(t, loc), nil
 		}
 	}
 	for _, layout := range dueLayouts {
 		if t, err := time.Parse(layout, norm); err == nil {
-			return ResolveLocal(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc).UTC(), nil
+			return ResolveLocal(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc).UTC(), t, nil
 		}
 	}
-	return time.Time{}, apperr.New(apperr.ReminderDueUnparsable, map[string]any{"due": text})
+	return time.Time{}, time.Time{}, apperr.New(apperr.ReminderDueUnparsable, map[string]any{"due": text})
 }
 
 // Rule is a parsed repeat rule: an RFC 5545 RRULE anchored at a local
@@ -113,8 +124,19 @@ const minFreq = rrule.HOURLY
 // BYDAY=MO"), anchored at start's wall clock in loc. A rule that cannot be
 // read, carries its own DTSTART, repeats more often than hourly, or has no
 // occurrence at or after start is an *apperr.Error of code
-// ReminderBadRepeat.
+// ReminderBadRepeat. A start in a spring gap has no wall clock of its own:
+// use NewRuleAtWall with the time the person chose.
 func NewRule(repeat string, start time.Time, loc *time.Location) (*Rule, error) {
+	return NewRuleAtWall(repeat, floating(start, loc), loc)
+}
+
+// NewRuleAtWall is NewRule anchored at wall, a floating local time (its
+// fields in UTC, as ParseDueWall returns): the wall-clock time every
+// occurrence keeps, even when the first one falls into a spring gap and is
+// moved forward (02:30 daily in New York fires at 03:30 on the day the
+// clocks spring forward and at 02:30 on every other day; it used to be
+// anchored at the moved instant and repeat at 03:30 for ever).
+func NewRuleAtWall(repeat string, wall time.Time, loc *time.Location) (*Rule, error) {
 	text := strings.TrimSpace(repeat)
 	text = strings.TrimPrefix(strings.TrimPrefix(text, "RRULE:"), "rrule:")
 	bad := func(detail string) error {
@@ -135,13 +157,13 @@ func NewRule(repeat string, start time.Time, loc *time.Location) (*Rule, error) 
 		// UNTIL in UTC: compare in local wall time like the occurrences.
 		opt.Until = floating(opt.Until, loc)
 	}
-	opt.Dtstart = floating(start, loc)
+	opt.Dtstart = wall
 	r, err := rrule.NewRRule(*opt)
 	if err != nil {
 		return nil, bad(err.Error())
 	}
 	rule := &Rule{rule: r, loc: loc, text: text}
-	if rule.NextAt(start, true).IsZero() {
+	if rule.NextAt(fromFloating(wall, loc), true).IsZero() {
 		return nil, bad("the rule has no occurrence at or after the due time")
 	}
 	return rule, nil
@@ -167,7 +189,7 @@ func ParseStoredRule(stored string) (*Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewRule(strings.TrimPrefix(lines[1], "RRULE:"), fromFloating(f, loc), loc)
+	return NewRuleAtWall(strings.TrimPrefix(lines[1], "RRULE:"), f, loc)
 }
 
 // Stored is the rule as kept in reminders.rrule: RFC 5545 DTSTART with TZID

@@ -1,6 +1,7 @@
 package reminders
 
 import (
+	"context"
 	"testing"
 	"time"
 	_ "time/tzdata" // zones load without a system tz database
@@ -177,5 +178,45 @@ func TestLocalZoneReadsTZ(t *testing.T) {
 	t.Setenv("TZ", ":America/New_York")
 	if got := LocalZone().String(); got != "America/New_York" {
 		t.Errorf("LocalZone with TZ=:America/New_York = %s", got)
+	}
+}
+
+// Issue 22: a daily reminder first due in a spring-forward gap (New York,
+// 2027-03-14 02:30) repeated at 03:30 for ever: the rule was anchored at
+// the moved instant, not the wall time the person chose. It fires at 03:30
+// that day only and at 02:30 after — daily and weekly, created through the
+// service and read back from what it stored, and moved on after a delivery.
+func TestARepeatFirstDueInASpringGapKeepsTheChosenWallTime(t *testing.T) {
+	for _, tc := range []struct {
+		repeat string
+		want   []string
+	}{
+		{"FREQ=DAILY", []string{"2027-03-14T07:30:00Z", "2027-03-15T06:30:00Z", "2027-03-16T06:30:00Z"}},
+		{"FREQ=WEEKLY", []string{"2027-03-14T07:30:00Z", "2027-03-21T06:30:00Z", "2027-03-28T06:30:00Z"}},
+	} {
+		svc, clock := newTestService(t, "America/New_York", "2027-03-13T12:00:00Z")
+		ctx := context.Background()
+		r, err := svc.Create(ctx, NewReminder{Content: "gap", Due: "2027-03-14T02:30", Repeat: tc.repeat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for range 3 {
+			got = append(got, r.DueAt.UTC().Format(time.RFC3339))
+			clock.Advance(r.DueAt.Sub(clock.Now()) + time.Second)
+			if r, err = svc.MarkDelivered(ctx, r.ID, r.DueAt, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !equalStrings(got, tc.want) {
+			t.Errorf("%s at 02:30 from the gap day = %v, want %v (stored %q)", tc.repeat, got, tc.want, r.RRule)
+		}
+		rule, err := ParseStoredRule(r.RRule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if next := rule.NextAt(utc("2027-04-01T00:00:00Z"), false); next.In(mustZone(t, "America/New_York")).Format("15:04") != "02:30" {
+			t.Errorf("%s read back fires at %s, want 02:30", tc.repeat, next.In(mustZone(t, "America/New_York")).Format("15:04"))
+		}
 	}
 }

@@ -40,6 +40,7 @@ type line struct {
 	Address string   `json:"address,omitempty"`
 	ID      uint32   `json:"id,omitempty"`
 	AppName string   `json:"appName,omitempty"`
+	AppIcon string   `json:"appIcon,omitempty"`
 	Summary string   `json:"summary,omitempty"`
 	Body    string   `json:"body,omitempty"`
 	Actions []string `json:"actions,omitempty"`
@@ -88,7 +89,7 @@ func main() {
 
 	go func() {
 		for c := range srv.C {
-			_ = out.Encode(line{Event: "notify", ID: c.ID, AppName: c.AppName, Summary: c.Summary, Body: c.Body,
+			_ = out.Encode(line{Event: "notify", ID: c.ID, AppName: c.AppName, AppIcon: c.AppIcon, Summary: c.Summary, Body: c.Body,
 				Actions: c.Actions, At: c.At.UTC().Format("2006-01-02T15:04:05.000Z07:00")})
 			if *act != "" {
 				err := srv.Invoke(c.ID, *act)

@@ -44,6 +44,9 @@ type Options struct {
 	// AppName is the application name sent with each notification; "" =
 	// "playchat".
 	AppName string
+	// Icon is the notification's icon: a theme icon name or an absolute
+	// path (IconFor chooses); "" sends none.
+	Icon string
 }
 
 func (o *Options) defaults() {

@@ -103,8 +103,11 @@ func (d *Notifier) Notify(_ context.Context, n reminders.Notification) error {
 	d.mu.Lock()
 	replaces := d.byRemID[rid]
 	d.mu.Unlock()
-	note := notify.Notification{AppName: d.o.AppName, ReplacesID: replaces, AppIcon: "playchat",
+	note := notify.Notification{AppName: d.o.AppName, ReplacesID: replaces, AppIcon: d.o.Icon,
 		Summary: l.summary(n), Body: n.Reminder.Content, ExpireTimeout: 0, Hints: map[string]dbus.Variant{}}
+	// The desktop entry lets the notification server group it with the app
+	// (and find its icon there too).
+	note.Hints["desktop-entry"] = dbus.MakeVariant(AppID)
 	note.SetUrgency(notify.UrgencyNormal)
 	if slices.Contains(caps, "actions") {
 		note.Actions = []notify.Action{{Key: ActionOpen, Label: l.Open},

@@ -73,7 +73,7 @@ func newWorld(t *testing.T, bus *fakedbus.Bus, lang string) *world {
 		default:
 		}
 	})
-	w.notifier = NewOnBus(Options{Service: w.svc, Lang: func() string { return lang }, Log: quiet,
+	w.notifier = NewOnBus(Options{Service: w.svc, Lang: func() string { return lang }, Log: quiet, Icon: AppID,
 		OnOpen: func(r reminders.Reminder) { w.opened <- r }}, bus.Connect)
 	t.Cleanup(func() { _ = w.notifier.Close() })
 	return w
@@ -137,6 +137,10 @@ func TestDueReminderIsOneNotifyCallAndSnoozeThenDoneFromTheNotification(t *testi
 	}
 	if call.Body != "燃えるゴミを出す" || call.Summary != "リマインド" || call.AppName != "playchat" {
 		t.Errorf("Notify call %+v", call)
+	}
+	// The icon the package installs, and the desktop entry (issue 22).
+	if de, ok := call.Hints["desktop-entry"]; call.AppIcon != AppID || !ok || de.Value() != AppID {
+		t.Errorf("icon %q, desktop-entry %v: want %s", call.AppIcon, call.Hints["desktop-entry"], AppID)
 	}
 	if got := strings.Join(call.ActionKeys(), ","); got != "default,snooze,done" {
 		t.Errorf("actions %q, want default,snooze,done", got)
