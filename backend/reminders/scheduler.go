@@ -93,6 +93,7 @@ type Scheduler struct {
 	retry    map[int64]retryAt // deliveries put off (ErrNotReady, backoff)
 	wakeUp   bool              // Kick: try the ErrNotReady ones now
 	lastSeen fingerprint
+	scanned  bool // lastSeen was read at least once
 	wg       sync.WaitGroup
 }
 
@@ -270,8 +271,15 @@ func (s *Scheduler) scan(ctx context.Context, force bool) {
 		return
 	}
 	s.mu.Lock()
-	s.lastSeen = fp
+	first := !s.scanned
+	s.lastSeen, s.scanned = fp, true
 	s.mu.Unlock()
+	if !same && !force && !first {
+		// Changed by another process (the CLI beside the window): tell the
+		// service's listeners, as a change here does — an open Reminders
+		// panel and the tray menu show it without being reopened (issue 22).
+		defer s.svc.changed()
+	}
 	seen := make(map[int64]bool, len(rs))
 	for _, r := range rs {
 		seen[r.ID] = true

@@ -347,3 +347,39 @@ func TestStopEndsABlockedOverdueDelivery(t *testing.T) {
 		t.Fatal("Stop hung on a blocked delivery")
 	}
 }
+
+// Issue 22: a reminder added from the terminal did not show in an open
+// Reminders panel or the tray menu until they were reopened. The periodic
+// rescan that finds another process's change tells the service's
+// listeners, as a change in this process does.
+func TestAReminderAddedByAnotherProcessReachesTheListeners(t *testing.T) {
+	svc, clock := newTestService(t, "Asia/Tokyo", "2026-12-01T00:00:00Z")
+	ctx := context.Background()
+	// Another process: its own service on the same database.
+	other := New(Options{DB: svc.db, Clock: clock, Zone: svc.zone})
+	changes := make(chan struct{}, 16)
+	s := startScheduler(t, svc, NewRecordingNotifier())
+	svc.OnChange(func() { changes <- struct{}{} })
+	if _, err := other.Create(ctx, NewReminder{Content: "from the CLI", Due: "2026-12-01T12:00"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-changes:
+		t.Fatal("told of a change before any rescan")
+	default:
+	}
+	deadline := time.After(30 * time.Second)
+	for {
+		clock.Advance(DefaultRescanEvery)
+		select {
+		case <-changes:
+			if _, ok := s.armedDue(1); !ok {
+				t.Fatal("told of the change, but the reminder is not armed")
+			}
+			return
+		case <-deadline:
+			t.Fatal("the listeners never heard of the other process's reminder")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
