@@ -145,6 +145,9 @@ const (
 	KBSymlink Code = "kb.symlink"
 	// KBOutsideRoot: a path is outside the knowledge base folder.
 	KBOutsideRoot Code = "kb.outsideRoot"
+	// KBWatchLimit: {folders} folders of the knowledge base cannot be watched live: the system's limit
+	// of watched folders (fs.inotify.max_user_watches) is reached; they are checked for changes every {seconds} s.
+	KBWatchLimit Code = "kb.watchLimit"
 	// KBNotDocument: a path is not a Markdown document of the knowledge base.
 	KBNotDocument Code = "kb.notDocument"
 
@@ -255,7 +258,10 @@ var templates = map[Code]string{
 	KBNotText:      "not a text file (it contains NUL bytes)",
 	KBSymlink:      "symlink",
 	KBOutsideRoot:  "path is outside the knowledge base folder",
-	KBNotDocument:  "not a Markdown document of the knowledge base",
+	KBWatchLimit: "{folders} folders of the knowledge base cannot be watched live because the system's limit of watched folders " +
+		"(fs.inotify.max_user_watches) is reached: they are checked for changes every {seconds} seconds instead, and watched " +
+		"live again as soon as the limit allows (raise it with: sudo sysctl fs.inotify.max_user_watches=524288)",
+	KBNotDocument: "not a Markdown document of the knowledge base",
 
 	ToolArgumentsTruncated: "arguments truncated",
 	ToolUnknown:            "unknown tool {name:q}",

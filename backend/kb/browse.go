@@ -22,7 +22,7 @@ func (s *Service) Status(ctx context.Context) (Status, error) {
 	st := Status{
 		Root: s.root, Pending: s.queue.size(), LastIndexedAt: s.lastAt,
 		Indexing: s.queue.size() > 0 || s.pass.running || s.booting, Watching: s.watch != nil,
-		WatchError: s.watchErr, EmbeddingError: s.embed.err, Failed: []FailedDoc{},
+		WatchError: s.watchErr, WatchErrorInfo: s.watchInfo, EmbeddingError: s.embed.err, Failed: []FailedDoc{},
 	}
 	if s.pass.running {
 		st.Progress = Progress{Done: s.pass.done, Total: s.pass.total}

@@ -30,6 +30,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"playchat/backend/apperr"
 	"playchat/backend/guard"
 	"playchat/backend/store"
@@ -80,7 +82,19 @@ type Options struct {
 	// is logged and reported, the service keeps running. nil guards
 	// nothing (a panic ends the process).
 	Guard *guard.Guard
+	// WatchPoll is how often the folders the watcher could not watch (the
+	// system's inotify limit was reached) are checked for changes and
+	// offered to the watcher again; 0 means DefaultWatchPoll.
+	WatchPoll time.Duration
+
+	// addWatch replaces fsnotify's Add (tests make it fail as a full
+	// inotify table does).
+	addWatch func(fw *fsnotify.Watcher, dir string) error
 }
+
+// DefaultWatchPoll is Options.WatchPoll's default: folders the watcher
+// cannot watch live are checked every 30 s.
+const DefaultWatchPoll = 30 * time.Second
 
 // Errors returned by the browse API.
 var (
@@ -137,9 +151,14 @@ type Status struct {
 	// when no pass runs.
 	Progress Progress `json:"progress"`
 	// Watching is true while the fsnotify watcher runs; WatchError is its
-	// last error ("" when none).
-	Watching   bool   `json:"watching"`
-	WatchError string `json:"watchError"`
+	// last error ("" when none), in English; WatchErrorInfo is the same with
+	// its code and params for the window to word (nil when none or without
+	// a code). Past the system's inotify limit it is kb.watchLimit: the
+	// folders not watched live are checked every WatchPoll and watched
+	// again as soon as the limit allows.
+	Watching       bool         `json:"watching"`
+	WatchError     string       `json:"watchError"`
+	WatchErrorInfo *apperr.Info `json:"watchErrorInfo,omitempty"`
 	// EmbeddingModel is the configured model ("" when embeddings are off).
 	EmbeddingModel string `json:"embeddingModel"`
 	// Embedded counts documents all of whose sections have an embedding

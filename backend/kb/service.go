@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/jatext"
 )
 
@@ -48,6 +49,7 @@ type Service struct {
 	closed     bool
 	watch      *watcher
 	watchErr   string
+	watchInfo  *apperr.Info
 	embed      embedState
 	results    chan result
 	wake       chan struct{}

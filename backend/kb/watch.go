@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"playchat/backend/apperr"
 )
 
 // debounceDelay is how long a path must stay quiet before it is indexed. An
@@ -33,6 +35,10 @@ type watcher struct {
 	due   map[string]time.Time // slash path → when it may be indexed
 	armed bool
 	timer *time.Timer
+	// unwatched counts the folders the last full walk could not watch
+	// (the inotify limit); > 0 runs the poll loop.
+	unwatched int
+	polling   bool
 
 	done   chan struct{}
 	exited chan struct{}
@@ -64,19 +70,117 @@ func (s *Service) startWatcher() error {
 	s.mu.Unlock()
 	go w.loop()
 	if err := w.addTree(root, false); err != nil {
+		if w.limited() {
+			// Not a failure of the watcher: it watches what the system
+			// allows, and the rest is polled (issue 22).
+			return nil
+		}
 		s.setWatchErr(err)
 		return err
 	}
 	return nil
 }
 
+// limited reports whether the last full walk left folders unwatched for
+// lack of watches; it starts the poll loop for them and sets the status.
+func (w *watcher) limited() bool {
+	w.mu.Lock()
+	n := w.unwatched
+	start := n > 0 && !w.polling
+	if start {
+		w.polling = true
+	}
+	w.mu.Unlock()
+	if n == 0 {
+		return false
+	}
+	w.s.setWatchErr(watchLimitErr(n, w.s.watchPoll()))
+	if start {
+		w.s.log.Warn("knowledge base: not every folder can be watched live (fs.inotify.max_user_watches); polling them",
+			"unwatched", n, "every", w.s.watchPoll())
+		w.s.wg.Add(1)
+		go w.poll()
+	}
+	return true
+}
+
+// poll runs while folders are unwatched: every WatchPoll it offers them to
+// the watcher again and reconciles the whole folder (so a file saved in an
+// unwatched folder is found within one interval). Once every folder is
+// watched the status clears and polling stops.
+func (w *watcher) poll() {
+	defer w.s.wg.Done()
+	t := time.NewTicker(w.s.watchPoll())
+	defer t.Stop()
+	for {
+		select {
+		case <-w.done:
+			return
+		case <-w.s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		w.s.o.Guard.Do("kb.poll", func() {
+			err := w.addTree(w.root, false)
+			w.mu.Lock()
+			n := w.unwatched
+			if n == 0 {
+				w.polling = false
+			}
+			w.mu.Unlock()
+			switch {
+			case n > 0:
+				w.s.setWatchErr(watchLimitErr(n, w.s.watchPoll()))
+			case err != nil:
+				w.s.setWatchErr(err)
+			default:
+				w.s.setWatchErr(nil)
+				w.s.log.Info("knowledge base: every folder is watched live again")
+			}
+			if _, err := w.s.Reconcile(w.s.ctx); err != nil && w.s.ctx.Err() == nil {
+				w.s.log.Warn("knowledge base poll failed", "err", err)
+			}
+		})
+		w.mu.Lock()
+		stop := !w.polling
+		w.mu.Unlock()
+		if stop {
+			return
+		}
+	}
+}
+
 func (s *Service) setWatchErr(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.watchErr = err.Error()
-	if errors.Is(err, syscall.ENOSPC) {
-		s.watchErr = "too many folders to watch: raise fs.inotify.max_user_watches (" + err.Error() + ")"
+	if err == nil {
+		s.watchErr, s.watchInfo = "", nil
+		return
 	}
+	s.watchErr, s.watchInfo = err.Error(), nil
+	if c := apperr.CodeOf(err); c != "" {
+		in := apperr.InfoOf(err)
+		s.watchInfo = &in
+	}
+}
+
+// watchLimitErr is the status of a watcher short of inotify watches: n
+// folders are checked every poll instead.
+func watchLimitErr(n int, poll time.Duration) error {
+	return apperr.New(apperr.KBWatchLimit, map[string]any{"folders": n, "seconds": int(poll / time.Second)})
+}
+
+// isWatchLimit reports an Add that failed for lack of inotify watches
+// (ENOSPC: fs.inotify.max_user_watches reached) or instances (EMFILE).
+func isWatchLimit(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE)
+}
+
+func (s *Service) watchPoll() time.Duration {
+	if s.o.WatchPoll > 0 {
+		return s.o.WatchPoll
+	}
+	return DefaultWatchPoll
 }
 
 func (w *watcher) close() {
@@ -98,6 +202,8 @@ func (w *watcher) pendingCount() int {
 // start-up: its files may predate the watch).
 func (w *watcher) addTree(dir string, schedule bool) error {
 	var first error
+	unwatched := 0
+	full := dir == w.root
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -112,9 +218,20 @@ func (w *watcher) addTree(dir string, schedule bool) error {
 		if d.IsDir() {
 			// Watch before listing, so a file created meanwhile is seen
 			// by one or the other.
-			if err := w.fw.Add(p); err != nil {
+			w.mu.Lock()
+			have := w.dirs[p]
+			w.mu.Unlock()
+			if have {
+				return nil
+			}
+			if err := w.add(p); err != nil {
 				if first == nil {
 					first = err
+				}
+				if isWatchLimit(err) {
+					// Out of watches: the folders below cannot be watched
+					// either; count them and go on (the poll covers them).
+					unwatched += countDirs(p, w.root)
 				}
 				return fs.SkipDir
 			}
@@ -128,10 +245,46 @@ func (w *watcher) addTree(dir string, schedule bool) error {
 		}
 		return nil
 	})
+	if full {
+		w.mu.Lock()
+		w.unwatched = unwatched
+		w.mu.Unlock()
+	} else if unwatched > 0 {
+		// A new folder that could not be watched: the poll loop covers it.
+		w.mu.Lock()
+		w.unwatched += unwatched
+		w.mu.Unlock()
+		w.limited()
+	}
 	if first != nil {
 		return first
 	}
 	return err
+}
+
+// add watches dir (fsnotify's Add, or Options.addWatch in tests).
+func (w *watcher) add(dir string) error {
+	if f := w.s.o.addWatch; f != nil {
+		return f(w.fw, dir)
+	}
+	return w.fw.Add(dir)
+}
+
+// countDirs counts dir and the visible folders below it (root is the
+// knowledge base's).
+func countDirs(dir, root string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if _, inside := relPath(root, p); p != dir && (!inside || ignoredName(d.Name())) {
+			return fs.SkipDir
+		}
+		n++
+		return nil
+	})
+	return n
 }
 
 // forgetTree drops the watches of dir and the folders below it (after a
@@ -250,7 +403,7 @@ func (s *Service) rescan(w *watcher) {
 		return
 	}
 	defer s.rescanning.Store(false)
-	if err := w.addTree(w.root, false); err != nil {
+	if err := w.addTree(w.root, false); err != nil && !w.limited() {
 		s.setWatchErr(err)
 	}
 	if _, err := s.Reconcile(s.ctx); err != nil && s.ctx.Err() == nil {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -172,4 +175,88 @@ func TestWatcherErrorTriggersFullRescan(t *testing.T) {
 	// The rescan re-added the watch.
 	writeFile(t, filepath.Join(sub, "after.md"), "# 後\n")
 	eventually(t, 5*time.Second, "sub watched again", func() bool { return f.hasDoc(t, "sub/after.md") })
+}
+
+// limitWatches makes fsnotify's Add fail with ENOSPC (a full inotify table)
+// once n folders are watched, until raise is called.
+type limitWatches struct {
+	mu      sync.Mutex
+	n, used int
+	raised  bool
+}
+
+func (l *limitWatches) add(fw *fsnotify.Watcher, dir string) error {
+	l.mu.Lock()
+	full := !l.raised && l.used >= l.n
+	if !full {
+		l.used++
+	}
+	l.mu.Unlock()
+	if full {
+		return fmt.Errorf("add %s: %w", dir, syscall.ENOSPC)
+	}
+	return fw.Add(dir)
+}
+
+func (l *limitWatches) raise() { l.mu.Lock(); l.raised = true; l.mu.Unlock() }
+
+// Issue 22: past fs.inotify.max_user_watches the status was a cut-off
+// English line, a file saved in an unwatched folder was not found after
+// 75 s, and the watcher never tried again once the limit was raised. The
+// folders it cannot watch are polled every WatchPoll (a saved file is found
+// within it), the status is coded (kb.watchLimit, worded by the window),
+// and once the limit allows every folder is watched live again.
+func TestPastTheInotifyLimitUnwatchedFoldersArePolledAndWatchedAgain(t *testing.T) {
+	lim := &limitWatches{n: 2}
+	f := newFixture(t, "", func(o *Options, _ *Settings) {
+		o.WatchPoll = 300 * time.Millisecond
+		o.addWatch = lim.add
+	})
+	for _, d := range []string{"a", "b/c", "d"} {
+		writeFile(t, filepath.Join(f.dir, d, "x.md"), "# "+d+"\n")
+	}
+	ctx := context.Background()
+	if err := f.svc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 20*time.Second, "the start-up pass", func() bool {
+		st, err := f.svc.Status(ctx)
+		return err == nil && !st.Indexing && st.Indexed == 3
+	})
+	st, _ := f.svc.Status(ctx)
+	if st.WatchErrorInfo == nil || st.WatchErrorInfo.Code != "kb.watchLimit" || !st.Watching {
+		t.Fatalf("status = watching %v, %q, %+v; want kb.watchLimit", st.Watching, st.WatchError, st.WatchErrorInfo)
+	}
+	if !strings.Contains(st.WatchError, "every 0 seconds") && !strings.Contains(st.WatchError, "checked for changes") {
+		t.Errorf("watch error is not a full sentence: %q", st.WatchError)
+	}
+	// A file saved in a folder past the limit is found by the poll.
+	var unwatched string
+	f.svc.mu.Lock()
+	w := f.svc.watch
+	f.svc.mu.Unlock()
+	for _, d := range []string{"a", "b", "b/c", "d"} {
+		w.mu.Lock()
+		watched := w.dirs[filepath.Join(f.dir, d)]
+		w.mu.Unlock()
+		if !watched {
+			unwatched = d
+			break
+		}
+	}
+	if unwatched == "" {
+		t.Fatal("every folder is watched: the limit did not bite")
+	}
+	writeFile(t, filepath.Join(f.dir, unwatched, "new.md"), "# 新しいメモ\n\n紫陽花の剪定。\n")
+	eventually(t, 10*time.Second, "the file in the unwatched folder indexed", func() bool {
+		return f.hasDoc(t, unwatched+"/new.md")
+	})
+	// The limit is raised: the next poll watches everything and clears the status.
+	lim.raise()
+	eventually(t, 10*time.Second, "watching resumed", func() bool {
+		st, _ := f.svc.Status(ctx)
+		return st.WatchError == "" && st.WatchErrorInfo == nil
+	})
+	writeFile(t, filepath.Join(f.dir, unwatched, "live.md"), "# ライブ\n\n即座に見つかる。\n")
+	eventually(t, 5*time.Second, "a save indexed live", func() bool { return f.hasDoc(t, unwatched+"/live.md") })
 }

@@ -114,6 +114,7 @@ const errors: typeof ja = {
       notText: 'Not a text file (it contains NUL bytes)',
       symlink: 'The symbolic link cannot be followed',
       outsideRoot: 'The path is outside the knowledge base folder',
+      watchLimit: '{folders} folders of the knowledge base cannot be watched live: the system’s limit of watched folders (fs.inotify.max_user_watches) is reached. They are checked for changes every {seconds} seconds instead, and watched live again as soon as the limit allows. To raise it: sudo sysctl fs.inotify.max_user_watches=524288',
       notDocument: 'Not a Markdown document of the knowledge base',
     },
     tool: {
@@ -136,6 +137,7 @@ const errors: typeof ja = {
     knowledge: {
       notFound: 'Learned knowledge entry {id} does not exist (it may have been deleted)',
       badSummary: 'The summary of the search results could not be used: {detail}',
+      noResults: 'Learned-knowledge entry {id} kept no search results to summarise again: refresh it to search again',
     },
     reminders: {
       dueUnparsable: 'Cannot read the due time “{due}”: write a date and time such as 2026-12-01T09:00',

@@ -112,6 +112,7 @@ export default {
       notText: 'テキストファイルではありません（NUL バイトを含みます）',
       symlink: 'シンボリックリンクをたどれません',
       outsideRoot: 'ナレッジベースのフォルダーの外にあるパスです',
+      watchLimit: 'ナレッジベースの {folders} 個のフォルダーはリアルタイムに監視できません。システムの監視フォルダー数の上限（fs.inotify.max_user_watches）に達しています。代わりに {seconds} 秒ごとに変更を確認し、上限に余裕ができしだいリアルタイムの監視に戻ります。上限を上げるには: sudo sysctl fs.inotify.max_user_watches=524288',
       notDocument: 'ナレッジベースの Markdown 文書ではありません',
     },
     tool: {
@@ -134,6 +135,7 @@ export default {
     knowledge: {
       notFound: '学習済みナレッジ {id} は存在しません（削除された可能性があります）',
       badSummary: '検索結果の要約を使えませんでした: {detail}',
+      noResults: '学習済みナレッジ {id} には要約し直せる検索結果が残っていません。「再検索」で検索し直してください',
     },
     reminders: {
       dueUnparsable: '日時「{due}」を読み取れません。2026-12-01T09:00 のような日時で書いてください',

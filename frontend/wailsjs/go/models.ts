@@ -1356,6 +1356,7 @@ export namespace kb {
 	    progress: Progress;
 	    watching: boolean;
 	    watchError: string;
+	    watchErrorInfo?: apperr.Info;
 	    embeddingModel: string;
 	    embedded: number;
 	    embeddingPending: number;
@@ -1376,6 +1377,7 @@ export namespace kb {
 	        this.progress = this.convertValues(source["progress"], Progress);
 	        this.watching = source["watching"];
 	        this.watchError = source["watchError"];
+	        this.watchErrorInfo = this.convertValues(source["watchErrorInfo"], apperr.Info);
 	        this.embeddingModel = source["embeddingModel"];
 	        this.embedded = source["embedded"];
 	        this.embeddingPending = source["embeddingPending"];
