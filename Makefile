@@ -30,9 +30,11 @@ frontend:
 $(WEBEXT): app/webext/playchat-webext.c
 	cc -shared -fPIC -O2 -Wall -Werror -o $@ $< $$(pkg-config --cflags --libs webkit2gtk-web-extension-4.1)
 
-## build: the desktop binary in build/bin/playchat
+## build: the desktop binary in build/bin/playchat (-buildmode=pie: a
+## position-independent executable, as Debian hardens every binary —
+## lintian's hardening-no-pie)
 build: deps frontend $(WEBEXT)
-	go build -tags $(TAGS) -ldflags "-w -s -X main.version=$(VERSION)" -o $(BIN) .
+	go build -buildmode=pie -tags $(TAGS) -ldflags "-w -s -X main.version=$(VERSION)" -o $(BIN) .
 
 bindings:
 	wails generate module

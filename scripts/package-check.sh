@@ -11,7 +11,8 @@
 #     started — the installed binary opens its window under Xvfb
 #     (screenshot) and migrates the database once; every session, note,
 #     reminder and setting is still there;
-#   - removing the package leaves the data dir and says where it is.
+#   - lintian passes without errors or warnings;
+#   - removing the package leaves the data dir and nothing of the package.
 # It installs packages system-wide (apt-get, as root or with sudo) and
 # removes playchat again at the end. Artifacts: .artifacts/package/.
 set -euo pipefail
@@ -78,6 +79,13 @@ appstreamcli validate --no-net "$W/deb/usr/share/metainfo/$ID.metainfo.xml" >"$A
 grep -q "^StartupWMClass=playchat$" "$W/deb/usr/share/applications/$ID.desktop" || fail "no StartupWMClass"
 grep -q "^Name\[ja\]=" "$W/deb/usr/share/applications/$ID.desktop" || fail "no Japanese name"
 ok "the .deb has its files, a valid desktop entry and AppStream file, Depends: $depends ($(du -k "$DEB" | cut -f1) KiB)"
+# Debian's own package checker: no error, no warning (issue 22).
+lintian --fail-on error,warning --tag-display-limit 0 "$DEB" >"$ART/lintian.txt" 2>&1 ||
+  { cat "$ART/lintian.txt" >&2; fail "lintian found errors or warnings"; }
+for f in ./usr/share/doc/playchat/copyright ./usr/share/doc/playchat/changelog.gz ./usr/share/man/man1/playchat.1.gz; do
+  grep -qx "$f" <<<"$contents" || fail "the package lacks $f"
+done
+ok "lintian passes with no error or warning; the package has its copyright, changelog and manual page"
 
 # --- the .tar.gz --------------------------------------------------------------
 mkdir -p "$W/tgz" && tar -C "$W/tgz" -xzf "$TGZ"
@@ -195,7 +203,10 @@ ok "upgraded $OLD_VERSION → $VERSION: the window opened ($ART/installed-window
 # --- removal keeps the data ------------------------------------------------------------
 out=$($SUDO apt-get remove -y playchat 2>&1)
 [ ! -e /usr/bin/playchat ] || fail "/usr/bin/playchat is still there after removal"
-grep -q "your data is kept in" <<<"$out" || { echo "$out" >&2; fail "removal did not say where the data is"; }
 [ -f "$DATA/playchat.db" ] || fail "removal deleted the data dir"
-ok "removing the package left $DATA in place and said so"
+# Nothing is left behind: not even the state "rc" (removed, configuration
+# kept) that a maintainer script alone kept it in (issue 22).
+state=$(dpkg-query -W -f='${db:Status-Abbrev}' playchat 2>/dev/null || true)
+[ -z "$state" ] || [ "${state:0:2}" = "un" ] || fail "after removal dpkg lists playchat as \"$state\""
+ok "removing the package left $DATA in place and nothing of the package (dpkg: ${state:-not listed})"
 echo "package-check: all passed"

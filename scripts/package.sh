@@ -58,6 +58,49 @@ stage_share() {
   done
   install -Dm644 CHANGELOG.md "$share/doc/playchat/CHANGELOG.md"
   install -Dm644 README.md "$share/doc/playchat/README.md"
+  # The manual page (lintian: no-manual-page), compressed as Debian wants.
+  mkdir -p "$share/man/man1"
+  gzip -9n <docs/man/playchat.1 >"$share/man/man1/playchat.1.gz"
+  chmod 644 "$share/man/man1/playchat.1.gz"
+}
+
+# stage_debian_docs DIR: what Debian policy wants in every package's doc
+# folder (lintian: no-copyright-file, no-changelog): the machine-readable
+# copyright file (with the Go modules the binary carries) and the Debian
+# changelog of this native package, compressed.
+stage_debian_docs() {
+  local doc=$1/share/doc/playchat year years
+  year=${DATE%%-*}
+  years=2026
+  [ "$year" = 2026 ] || years=2026-$year
+  mkdir -p "$doc"
+  {
+    cat <<COPYRIGHT
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: playchat
+Upstream-Contact: playchat developers <dev@playchat.dev>
+Source: https://playchat.dev/
+
+Files: *
+Copyright: $years playchat developers
+License: proprietary
+Comment: The binary also carries these Go modules, each under its own
+ license (MIT, BSD, Apache-2.0 and MPL-2.0 among them), which its source
+ states:
+COPYRIGHT
+    go version -m "$BIN" | awk '$1 == "dep" { print " " $2 " " $3 }'
+    cat <<COPYRIGHT
+
+License: proprietary
+ Copyright $year playchat developers. All rights reserved.
+COPYRIGHT
+  } >"$doc/copyright"
+  chmod 644 "$doc/copyright"
+  # dpkg-parsechangelog and lintian read this format; the release notes
+  # themselves are CHANGELOG.md beside it.
+  printf 'playchat (%s) unstable; urgency=medium\n\n  * Release notes: /usr/share/doc/playchat/CHANGELOG.md\n\n -- playchat developers <dev@playchat.dev>  %s\n' \
+    "$DEB_VERSION" "$(date -u -R -d "$DATE 12:00")" | gzip -9n >"$doc/changelog.gz"
+  chmod 644 "$doc/changelog.gz"
 }
 
 # shlib_depends: the Depends line for the binary's shared libraries, worked
@@ -75,6 +118,7 @@ package_deb() {
   local root=$STAGE/deb depends yaml=$STAGE/nfpm.yaml dep
   mkdir -p "$root"
   stage_share "$root/usr"
+  stage_debian_docs "$root/usr"
   depends=$(shlib_depends)
   [ -n "$depends" ] || die "dpkg-shlibdeps found no dependencies"
   {
@@ -102,8 +146,6 @@ contents:
   - src: $root/usr/share/
     dst: /usr/share/
     type: tree
-scripts:
-  postremove: build/linux/postrm
 depends:
 YAML
     # one entry per dependency ("a (>= 1) | b" stays one entry)
