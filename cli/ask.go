@@ -25,18 +25,25 @@ func ask(ctx context.Context, args []string, env Env) error {
 	sessionID := fs.String("session", "", "continue this session (default: a new one)")
 	model := fs.String("model", "", `model as "provider/model" (default: the session's, else DEFAULT_MODEL)`)
 	asJSON := fs.Bool("json", false, "print the event stream as JSON lines")
+	// Every failure in --json mode is a JSON error event, even one before
+	// the flags are read or the message is (issue 22).
+	em := &printer{w: env.Stdout, errw: env.Stderr, json: wantsJSON(args)}
 	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	var help helpRequested
+	if errors.As(err, &help) {
 		return err
 	}
+	if err != nil {
+		return em.fatal(err)
+	}
+	em.json = *asJSON
 	text := strings.Join(pos, " ")
 	if text == "" || text == "-" {
 		if text, err = readAllText(env.Stdin); err != nil {
-			return err
+			return em.fatal(err)
 		}
 	}
 
-	em := &printer{w: env.Stdout, errw: env.Stderr, json: *asJSON}
 	c, err := openCore(ctx, env)
 	if err != nil {
 		return em.fatal(err)
@@ -120,13 +127,31 @@ func (p *printer) Emit(e event.Event) {
 }
 
 // fatal reports an error that ended the command before or outside a turn,
-// as an error event in JSON mode.
+// as an error event in JSON mode (a usage error still exits 2).
 func (p *printer) fatal(err error) error {
 	if p.json {
 		p.Emit(event.Event{Type: event.Error, Value: err})
+		var ue usageError
+		if errors.As(err, &ue) {
+			return usageReported{}
+		}
 		return errReported
 	}
 	return err
+}
+
+// wantsJSON reports whether args ask for --json (read before the flags are
+// parsed, so a flag error is a JSON event too).
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--json", "-json", "--json=true", "-json=true":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
 }
 
 // errorLine is an error event in --json mode: the English text as value and

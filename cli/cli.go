@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"playchat/backend/apperr"
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/core"
@@ -84,6 +85,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return 2
 	case errors.Is(err, errReported):
 		return 1
+	case errors.As(err, new(usageReported)):
+		return 2
 	default:
 		fmt.Fprintln(env.Stderr, "playchat:", redact.URLCredentials(err.Error()))
 		return 1
@@ -92,6 +95,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 
 // errReported means the command already printed its error.
 var errReported = errors.New("reported")
+
+// usageReported is a usage error already printed (as a JSON event): exit 2,
+// nothing more printed.
+type usageReported struct{}
+
+func (usageReported) Error() string { return "usage error (reported)" }
 
 type usageError struct{ msg string }
 
@@ -253,7 +262,7 @@ func readAllText(r io.Reader) (string, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(r, chat.MaxMessageBytes+1))
 	if len(b) > chat.MaxMessageBytes {
-		return "", fmt.Errorf("the message on standard input is longer than %d MiB", chat.MaxMessageBytes>>20)
+		return "", apperr.New(apperr.ChatMessageTooLong, map[string]any{"bytes": len(b), "maxMiB": chat.MaxMessageBytes >> 20})
 	}
 	return strings.TrimRight(string(b), "\n"), err
 }

@@ -57,3 +57,34 @@ func TestAskPrintsTheEnglishTextOfAnErrorEvent(t *testing.T) {
 		t.Errorf("stderr = %q", r.stderr)
 	}
 }
+
+// Issue 22: every failure in --json mode is a JSON error event — also one
+// before the turn starts: a message refused (too long on stdin, empty, too
+// long for the model) and a bad flag.
+func TestAskJSONReportsEveryRefusalAsAnErrorEvent(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	env := testEnv(t, srv)
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  apperr.Code
+		exit  int
+	}{
+		{"too long on stdin", strings.Repeat("x", 1<<20+10), []string{"ask", "--json", "-"}, apperr.ChatMessageTooLong, 1},
+		{"empty", "", []string{"ask", "--json", "-"}, apperr.ChatEmptyMessage, 1},
+		{"too long for the model", "", []string{"ask", "--json", strings.Repeat("長い文章です。", 4000)}, apperr.ChatTooLongForModel, 1},
+		{"a bad flag", "", []string{"ask", "--json", "--bogus", "hi"}, "", 2},
+	} {
+		r := runCLI(t, append(env, "CONTEXT_WINDOW_TOKENS=4000"), tc.stdin, tc.args...)
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		var got map[string]any
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil || got["type"] != "error" {
+			t.Errorf("%s: stdout %q is not a JSON error event (%v)", tc.name, r.stdout, err)
+			continue
+		}
+		if got["code"] != string(tc.code) || r.code != tc.exit {
+			t.Errorf("%s: event %v, exit %d; want code %q, exit %d", tc.name, got, r.code, tc.code, tc.exit)
+		}
+	}
+}
