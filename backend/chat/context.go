@@ -88,7 +88,10 @@ const minRecentMessages = 4
 //
 // history is the session's active messages, oldest first, ending with the
 // newest user message.
-func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base string, layers []layer.Layer, q layer.Query, history []store.Message) (Built, error) {
+//
+// toolTokens is the size of the tool definitions the request carries; it
+// is spent first, with the base prompt.
+func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base string, toolTokens int, layers []layer.Layer, q layer.Query, history []store.Message) (Built, error) {
 	count := func(s string) int { return counter.Count(s) + tokens.MessageOverhead }
 	var out Built
 
@@ -98,8 +101,8 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 	}
 	latest := hist[len(hist)-1]
 	rep := ContextReport{Model: q.Model, Window: b.Window, Output: b.Output, Input: b.Input, Preview: q.Preview,
-		Prompt: count(base), Message: count(latest.Content), Layers: make([]layer.Usage, len(layers))}
-	used := rep.Prompt + rep.Message
+		Prompt: count(base), Tools: toolTokens, Message: count(latest.Content), Layers: make([]layer.Usage, len(layers))}
+	used := rep.Prompt + rep.Tools + rep.Message
 	if used > b.Input {
 		rep.Used, rep.TooLong, rep.Layers = used, true, []layer.Usage{}
 		out.Report = rep

@@ -35,7 +35,7 @@ func TestContextFitsTheBudgetDroppingTheOldestHistoryFirst(t *testing.T) {
 	c := tokens.Estimate
 	b := Budget{Input: 400, LayerShare: 0.25}
 	hist := history(21, 80) // ~25 tokens each
-	got, err := buildContext(context.Background(), c, b, "base", nil, layer.Query{}, hist)
+	got, err := buildContext(context.Background(), c, b, "base", 0, nil, layer.Query{}, hist)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestALargeLayerIsCutToItsShareAndNeverPushesOutRecentMessages(t *testing.T)
 	big := strings.Repeat("memory line with some words\n", 200) // ~1400 tokens
 	layers := []layer.Layer{fixedLayer{"memory", []layer.Block{{Layer: "memory", Text: big, Truncatable: true}}},
 		fixedLayer{"kb", []layer.Block{{Layer: "kb", Text: strings.Repeat("y", 4000)}}}} // not truncatable, too big
-	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{}, history(5, 40))
+	got, err := buildContext(context.Background(), c, b, "base", 0, layers, layer.Query{}, history(5, 40))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestALargeLayerIsCutToItsShareAndNeverPushesOutRecentMessages(t *testing.T)
 }
 
 func TestAMessageTooLongForTheModelIsAClearError(t *testing.T) {
-	_, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 100, LayerShare: .25}, "base", nil, layer.Query{},
+	_, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 100, LayerShare: .25}, "base", 0, nil, layer.Query{},
 		[]store.Message{{Role: store.RoleUser, Content: strings.Repeat("長", 500)}})
 	if err == nil || !strings.Contains(err.Error(), "too long") {
 		t.Fatalf("err = %v", err)
@@ -124,7 +124,7 @@ func TestAPinnedPageOfOneLongLineIsCutAtASentenceOnAnEightKModel(t *testing.T) {
 		prioritizedLayer{fixedLayer{"pinned_notes", []layer.Block{{Layer: "pinned_notes", Text: pinned, Truncatable: true}}}},
 		fixedLayer{"kb", []layer.Block{{Layer: "kb", Text: "## Local knowledge base\n" + strings.Repeat("barely related ", 100), Truncatable: true}}},
 	}
-	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{}, history(9, 200))
+	got, err := buildContext(context.Background(), c, b, "base", 0, layers, layer.Query{}, history(9, 200))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestPinnedNotesOutrankRetrievedDocumentsWhenRoomIsShort(t *testing.T) {
 		fixedLayer{"kb", []layer.Block{{Layer: "kb", Text: doc, Truncatable: true}}},
 		prioritizedLayer{fixedLayer{"pinned_notes", []layer.Block{{Layer: "pinned_notes", Text: note, Truncatable: true}}}},
 	}
-	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{}, history(5, 400)) // ~4×100 tokens of recent history
+	got, err := buildContext(context.Background(), c, b, "base", 0, layers, layer.Query{}, history(5, 400)) // ~4×100 tokens of recent history
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 	counter := counterFor(model)
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true}
-	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.layers, q, history)
+	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.toolTokens(counter, model, false), s.layers, q, history)
 	if err != nil {
 		if apperr.CodeOf(err) == apperr.ChatTooLongForModel {
 			return built.Report, nil

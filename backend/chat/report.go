@@ -21,11 +21,15 @@ type ContextReport struct {
 	Output int `json:"output"`
 	// Input is the budget of the request: Window − Output − a 5 % margin.
 	Input int `json:"input"`
-	// Used is the size of the request as built (≤ Input): Prompt + Message
-	// + every layer's Tokens + History.Tokens.
+	// Used is the size of the request as built (≤ Input): Prompt + Tools +
+	// Message + every layer's Tokens + History.Tokens.
 	Used int `json:"used"`
 	// Prompt is the base system prompt's size.
 	Prompt int `json:"prompt"`
+	// Tools is the size of the tool definitions sent with the request
+	// (their JSON schemas; about 1k tokens for playchat's own), 0 when none
+	// are offered (issue 22: the meter left them out).
+	Tools int `json:"tools"`
 	// Message is the newest user message's size (for a preview, the
 	// draft's).
 	Message int `json:"message"`
@@ -37,8 +41,9 @@ type ContextReport struct {
 	History HistoryUsage `json:"history"`
 	// Preview is true for a report computed for a draft (nothing sent).
 	Preview bool `json:"preview"`
-	// TooLong is true when the prompt and the newest message alone exceed
-	// Input: the turn would fail (Layers and History are then empty).
+	// TooLong is true when the prompt, the tool definitions and the newest
+	// message alone exceed Input: the turn would fail (Layers and History
+	// are then empty).
 	TooLong bool `json:"tooLong"`
 }
 

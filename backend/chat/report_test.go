@@ -48,7 +48,7 @@ func TestTheReportNamesWhatACutLayerKeptCutAndLeftOut(t *testing.T) {
 	b := Budget{Window: 1200, Output: 100, Input: 1000, LayerShare: 0.25} // 250 tokens a layer
 	kb := docsBlock("kb", true, 200, 1200, 200)                           // ~50, 300 and 50 tokens
 	layers := []layer.Layer{fixedLayer{"kb", []layer.Block{kb}}}
-	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{Model: "m"}, history(3, 40))
+	got, err := buildContext(context.Background(), c, b, "base", 0, layers, layer.Query{Model: "m"}, history(3, 40))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestTheReportListsADroppedBlocksItemsAndTheLeftOutHistory(t *testing.T) {
 	kb := docsBlock("kb", false, 800, 800) // not truncatable, over its share
 	clock := layer.Block{Layer: "clock", Text: strings.Repeat("tick ", 200)}
 	layers := []layer.Layer{fixedLayer{"kb", []layer.Block{kb}}, fixedLayer{"clock", []layer.Block{clock}}}
-	got, err := buildContext(context.Background(), c, b, "base", layers, layer.Query{}, history(21, 80))
+	got, err := buildContext(context.Background(), c, b, "base", 0, layers, layer.Query{}, history(21, 80))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestWhatALayerLeftOutItselfIsReportedAndAWholeBlockIsIncluded(t *testing.T)
 	o := layer.Omit(note, layer.ReasonCharLimit)
 	o.Kept, o.Total, o.Unit = 10, 50, layer.UnitCharacters
 	bl := layer.Block{Layer: "pinned_notes", Text: "short page", Truncatable: true, Items: []layer.Item{note}, LeftOut: []layer.Omission{o}}
-	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 1000, LayerShare: 0.25}, "base",
+	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 1000, LayerShare: 0.25}, "base", 0,
 		[]layer.Layer{fixedLayer{"pinned_notes", []layer.Block{bl}}}, layer.Query{}, history(1, 10))
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestAReportListsAtMostMaxReportItemsPerLayerAndCountsTheRest(t *testing.T) 
 		fmt.Fprintf(&b, "\n- [id %d] page %d — %s", i, i, strings.Repeat("text ", 10))
 	}
 	bl.Text = b.String()
-	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 8000, LayerShare: 0.25}, "base",
+	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 8000, LayerShare: 0.25}, "base", 0,
 		[]layer.Layer{fixedLayer{"notes", []layer.Block{bl}}}, layer.Query{}, history(1, 10))
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func TestADroppedPinnedPageIsReportedOnceAndTopKMissesStayListed(t *testing.T) {
 	doc := layer.Item{Kind: layer.KindKBDoc, ID: "a.md", Title: "A"}
 	kb := layer.Block{Layer: "kb", Text: strings.Repeat("y", 4000), Items: []layer.Item{doc},
 		LeftOut: []layer.Omission{layer.Omit(layer.Item{Kind: layer.KindKBDoc, ID: "b.md", Title: "B"}, layer.ReasonTopK)}}
-	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 400, LayerShare: 0.25}, "base",
+	got, err := buildContext(context.Background(), tokens.Estimate, Budget{Input: 400, LayerShare: 0.25}, "base", 0,
 		[]layer.Layer{fixedLayer{"pinned_notes", []layer.Block{pinned}}, fixedLayer{"kb", []layer.Block{kb}}}, layer.Query{}, history(1, 10))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"playchat/backend/event"
 	"playchat/backend/llm"
 	"playchat/backend/store"
+	"playchat/backend/tokens"
 	"playchat/backend/tools"
 )
 
@@ -69,11 +70,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
 			Purpose: llm.PurposeTurn}
 		if toolsOn && round < maxRounds {
-			defs := s.tools.Definitions()
-			if t.requester != nil {
-				defs = s.tools.PublicDefinitions() // the owner's notes stay in the window
-			}
-			if len(defs) > 0 {
+			if defs := s.toolDefs(t.requester != nil); len(defs) > 0 {
 				req.Tools = defs
 			}
 		}
@@ -258,6 +255,36 @@ func (s *Service) toolLabel(name string) string {
 		}
 	}
 	return name
+}
+
+// toolDefs are the tool definitions a turn offers (outside: a turn asked
+// from outside the window, which never gets the owner's notes).
+func (s *Service) toolDefs(outside bool) []llm.Tool {
+	if s.tools == nil || s.tools.Len() == 0 {
+		return nil
+	}
+	if outside {
+		return s.tools.PublicDefinitions()
+	}
+	return s.tools.Definitions()
+}
+
+// toolTokens is what the tool definitions of a turn with model cost in its
+// context (0 when none are offered): their JSON as sent, counted with
+// counter. The context budget and the meter count it with the prompt.
+func (s *Service) toolTokens(counter tokens.Counter, model string, outside bool) int {
+	if s.isToolless(model) {
+		return 0
+	}
+	defs := s.toolDefs(outside)
+	if len(defs) == 0 {
+		return 0
+	}
+	b, err := json.Marshal(defs)
+	if err != nil {
+		return 0
+	}
+	return counter.Count(string(b))
 }
 
 func (s *Service) isToolless(model string) bool {

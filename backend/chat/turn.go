@@ -42,7 +42,8 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	counter := counterFor(t.Model)
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil}
-	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem), s.layers, q, history)
+	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem),
+		s.toolTokens(counter, t.Model, t.requester != nil), s.layers, q, history)
 	if err != nil {
 		s.fail(t, em, err, "")
 		return

@@ -163,3 +163,27 @@ func TestRemoveAnUnansweredQuestionKeepsTheLaterMessages(t *testing.T) {
 		t.Fatalf("the removed question is still stored: %+v", m)
 	}
 }
+
+// Issue 22: the meter did not count the tool definitions sent with every
+// turn (about 1k tokens). The report counts them, the budget spends them,
+// and a turn's stored report says the same as the preview.
+func TestTheContextCountsTheToolDefinitions(t *testing.T) {
+	srv := echoServer(t)
+	c := newCore(t, srv)
+	ctx := context.Background()
+	rep, err := c.Chat.Preview(ctx, chat.PreviewRequest{Text: "こんにちは"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tools < 300 || rep.Used < rep.Prompt+rep.Tools+rep.Message {
+		t.Fatalf("preview: tools %d, used %d (prompt %d, message %d)", rep.Tools, rep.Used, rep.Prompt, rep.Message)
+	}
+	res, _, _ := turn(t, c, "", "こんにちは")
+	stored, ok, err := c.Chat.Report(ctx, res.Reply.ID)
+	if err != nil || !ok || stored.Tools != rep.Tools {
+		t.Fatalf("stored report tools = %d (%v, %v), preview %d", stored.Tools, ok, err, rep.Tools)
+	}
+	if len(srv.ChatRequests()[0].Tools) == 0 {
+		t.Fatal("the request carried no tools: the count stands for nothing")
+	}
+}

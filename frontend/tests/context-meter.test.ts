@@ -83,6 +83,14 @@ describe('context meter helpers', () => {
     expect(w.get('[data-testid="context-left-out"]').text()).toContain('… and 40 more')
   })
 
+  it('shows the tool definitions as their own part of the bar and of what was sent (issue 22)', () => {
+    const r = overBudget({ tools: 1100 } as never)
+    expect(segments(r).map((s) => s.key)).toContain('tools')
+    const w = mount(ContextReportPanel, { props: { report: r, title: 'x' }, global: { plugins: [testI18n()] } })
+    expect(w.get('[data-testid="context-sent-tools"]').text()).toContain('1.1k tokens')
+    expect(segments(overBudget()).map((s) => s.key)).not.toContain('tools')
+  })
+
   it('turns Go nulls into empty lists', () => {
     const r = normalizeReport({ window: 8, layers: [{ layer: 'kb', tokens: 1, fullTokens: 1, included: null, leftOut: null }] } as never)
     expect(r.layers[0].included).toEqual([])

@@ -24,6 +24,8 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
     input: r?.input ?? 0,
     used: r?.used ?? 0,
     prompt: r?.prompt ?? 0,
+    // Absent from reports stored before the tool definitions were counted.
+    tools: r?.tools ?? 0,
     message: r?.message ?? 0,
     layers: (r?.layers ?? []).map((u) => ({
       layer: u?.layer ?? '',

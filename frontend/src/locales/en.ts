@@ -544,6 +544,7 @@ const en: typeof ja = {
     reserved: 'for the reply',
     free: 'free',
     prompt: 'System prompt and message',
+    tools: 'Tool definitions (what the model may call)',
     history: 'Conversation',
     historySent: '{n} message | {n} messages',
     historyLeftOut: 'The oldest message of the conversation | The oldest {n} messages of the conversation',

@@ -541,6 +541,7 @@ export default {
     reserved: '返信用',
     free: '空き',
     prompt: 'システムプロンプトとメッセージ',
+    tools: 'ツールの定義（モデルが呼び出せる機能）',
     history: '会話',
     historySent: '{n} 件のメッセージ',
     historyLeftOut: '古い会話 {n} 件',

@@ -7,7 +7,7 @@ export const KNOWN_LAYERS = ['knowledge', 'notes', 'pinned_notes', 'kb', 'memory
 
 /** One coloured part of the bar. */
 export interface Segment {
-  /** "prompt" (base prompt + the newest message), a layer's id, or "history". */
+  /** "prompt" (base prompt + the newest message), "tools" (their definitions), a layer's id, or "history". */
   key: string
   tokens: number
   /** Width as a percentage of the window. */
@@ -43,6 +43,8 @@ export function segments(r: ContextReport): Segment[] {
   const out: Segment[] = []
   const prompt = r.prompt + r.message
   if (prompt > 0) out.push({ key: 'prompt', tokens: prompt, percent: pct(prompt, window), cut: false })
+  const tools = r.tools ?? 0
+  if (tools > 0) out.push({ key: 'tools', tokens: tools, percent: pct(tools, window), cut: false })
   for (const u of r.layers) {
     const cut = u.leftOut.length > 0 || u.leftOutMore > 0
     if (u.tokens <= 0 && !cut) continue
@@ -100,7 +102,7 @@ export function fillLevel(r: ContextReport): 'ok' | 'high' | 'over' {
  */
 export function tooLongBy(r: ContextReport): { message: number; fits: number; over: number } | null {
   if (!r.tooLong) return null
-  const fits = Math.max(0, r.input - r.prompt)
+  const fits = Math.max(0, r.input - r.prompt - (r.tools ?? 0))
   return { message: r.message, fits, over: Math.max(1, r.message - fits) }
 }
 

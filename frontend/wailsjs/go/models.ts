@@ -1119,6 +1119,7 @@ export namespace chat {
 	    input: number;
 	    used: number;
 	    prompt: number;
+	    tools: number;
 	    message: number;
 	    layers: layer.Usage[];
 	    history: HistoryUsage;
@@ -1137,6 +1138,7 @@ export namespace chat {
 	        this.input = source["input"];
 	        this.used = source["used"];
 	        this.prompt = source["prompt"];
+	        this.tools = source["tools"];
 	        this.message = source["message"];
 	        this.layers = this.convertValues(source["layers"], layer.Usage);
 	        this.history = this.convertValues(source["history"], HistoryUsage);
