@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"playchat/backend/store"
@@ -77,7 +78,7 @@ func Tools(svc *Service) []tools.Tool {
 			Label:      "Read note",
 			Private:    true,
 			Detail: func(args json.RawMessage) string {
-				_, what := detail(args)
+				_, what := svc.detail(args)
 				return what
 			},
 			Run: func(ctx context.Context, call tools.Call) (tools.Result, error) { return svc.readNote(ctx, call) },
@@ -91,7 +92,7 @@ func Tools(svc *Service) []tools.Tool {
 			Label:      "Write note",
 			Private:    true,
 			Detail: func(args json.RawMessage) string {
-				mode, what := detail(args)
+				mode, what := svc.detail(args)
 				if mode == "" {
 					return what
 				}
@@ -103,8 +104,10 @@ func Tools(svc *Service) []tools.Tool {
 }
 
 // detail reads a call's mode and target page for the activity list, leniently
-// (the arguments may be invalid): the page's title, else "#id".
-func detail(args json.RawMessage) (mode, page string) {
+// (the arguments may be invalid): the page's title — looked up when the
+// call names the page by id (issue 22: the list said "→ #1") — else "#id"
+// for a page that does not exist.
+func (s *Service) detail(args json.RawMessage) (mode, page string) {
 	var a map[string]any
 	_ = json.Unmarshal(args, &a)
 	mode, _ = a["mode"].(string)
@@ -112,6 +115,11 @@ func detail(args json.RawMessage) (mode, page string) {
 		return mode, strings.TrimSpace(title)
 	}
 	if id, ok := a["page_id"].(float64); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if p, err := s.Get(ctx, int64(id)); err == nil && strings.TrimSpace(p.Title) != "" {
+			return mode, p.Title
+		}
 		return mode, fmt.Sprintf("#%v", id)
 	}
 	return mode, ""

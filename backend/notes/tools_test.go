@@ -64,7 +64,7 @@ func TestReadNote(t *testing.T) {
 		detail string
 	}{
 		{"by id", fmt.Sprintf(`{"page_id": %d}`, shop.ID),
-			[]string{"Title: 買い物リスト\nSection: 家\nPage id: 1\nLength: 4 characters\n", "\n\n牛乳\n卵"}, false, "#1"},
+			[]string{"Title: 買い物リスト\nSection: 家\nPage id: 1\nLength: 4 characters\n", "\n\n牛乳\n卵"}, false, "買い物リスト"},
 		{"by title, case-insensitive", `{"title": "empty"}`,
 			[]string{"Title: Empty\nSection: (none)\nPage id: 2", "(the page is empty)"}, false, "empty"},
 		{"id wins over title", fmt.Sprintf(`{"page_id": %d, "title": "x"}`, empty.ID), []string{"Title: Empty"}, false, "x"},
@@ -129,13 +129,13 @@ func TestWriteNote(t *testing.T) {
 	}{
 		{"append adds a line", `{"mode":"append","page_id":1,"content":"パン"}`,
 			`Appended to note page [id 1] "買い物リスト" in section "家"; its content is now 7 characters.`, false,
-			"買い物リスト", "牛乳\n卵\nパン", "家", "買い物リスト@家 Todo", "append → #1"},
+			"買い物リスト", "牛乳\n卵\nパン", "家", "買い物リスト@家 Todo", "append → 買い物リスト"},
 		{"append after a trailing newline adds none", `{"mode":"append","title":"todo","content":"- c"}`,
 			`Appended to note page [id 2] "Todo"`, false, "Todo", "- a\n- b\n- c", "", "", "append → todo"},
 		{"replace", `{"mode":"replace","title":"買い物リスト","content":"なし"}`,
 			`Replaced the content of note page [id 1] "買い物リスト"`, false, "買い物リスト", "なし", "家", "", "replace → 買い物リスト"},
 		{"replace with the page's own section", `{"mode":"replace","page_id":1,"content":"x","section":"家"}`,
-			`Replaced the content of note page [id 1]`, false, "買い物リスト", "x", "家", "", "replace → #1"},
+			`Replaced the content of note page [id 1]`, false, "買い物リスト", "x", "家", "", "replace → 買い物リスト"},
 		{"create in a section", `{"mode":"create","title":" 献立 ","content":"カレー","section":"家"}`,
 			`Created note page [id 3] "献立" in section "家"; its content is now 3 characters.`, false,
 			"献立", "カレー", "家", "買い物リスト@家 献立@家 Todo", "create → 献立"},
@@ -148,12 +148,12 @@ func TestWriteNote(t *testing.T) {
 		{"create with a bad title", `{"mode":"create","title":"` + strings.Repeat("a", 201) + `","content":"x"}`, "201 characters", true, "", "", "", "", ""},
 		{"append to an unknown page", `{"mode":"append","page_id":9,"content":"x"}`, "no note page has id 9. The 2 note pages are: [id 1] 買い物リスト, [id 2] Todo", true, "", "", "", "", "append → #9"},
 		{"append without a page", `{"mode":"append","content":"x"}`, `give "page_id" or "title"`, true, "", "", "", "", "append → "},
-		{"append nothing", `{"mode":"append","page_id":1,"content":""}`, `"content" to append is empty`, true, "", "", "", "", "append → #1"},
-		{"move with section", `{"mode":"append","page_id":1,"content":"x","section":"仕事"}`, `"section" is only used with mode "create"`, true, "", "", "", "", "append → #1"},
-		{"unknown mode", `{"mode":"delete","page_id":1,"content":""}`, `mode must be "append", "replace" or "create", not "delete"`, true, "", "", "", "", "delete → #1"},
-		{"no content", `{"mode":"replace","page_id":1}`, `"content" is required`, true, "", "", "", "", "replace → #1"},
-		{"unknown field", `{"mode":"replace","page_id":1,"content":"x","text":"y"}`, `unknown field "text"`, true, "", "", "", "", "replace → #1"},
-		{"wrong type", `{"mode":"replace","page_id":1,"content":5}`, "invalid arguments", true, "", "", "", "", "replace → #1"},
+		{"append nothing", `{"mode":"append","page_id":1,"content":""}`, `"content" to append is empty`, true, "", "", "", "", "append → 買い物リスト"},
+		{"move with section", `{"mode":"append","page_id":1,"content":"x","section":"仕事"}`, `"section" is only used with mode "create"`, true, "", "", "", "", "append → 買い物リスト"},
+		{"unknown mode", `{"mode":"delete","page_id":1,"content":""}`, `mode must be "append", "replace" or "create", not "delete"`, true, "", "", "", "", "delete → 買い物リスト"},
+		{"no content", `{"mode":"replace","page_id":1}`, `"content" is required`, true, "", "", "", "", "replace → 買い物リスト"},
+		{"unknown field", `{"mode":"replace","page_id":1,"content":"x","text":"y"}`, `unknown field "text"`, true, "", "", "", "", "replace → 買い物リスト"},
+		{"wrong type", `{"mode":"replace","page_id":1,"content":5}`, "invalid arguments", true, "", "", "", "", "replace → 買い物リスト"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
