@@ -172,3 +172,30 @@ func TestNormalizeAlignedMapsBackToTheOriginalRunes(t *testing.T) {
 
 // corpusDir is the real Japanese Markdown corpus (testcorpus.Dir).
 func corpusDir(t testing.TB) string { return testcorpus.Dir(t) }
+
+// Issue 22: a search for 書く found 書いた but did not mark it.
+func TestMatchBaseSpansMarksInflectedForms(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		bases []string
+		want  []string
+	}{
+		{"昨日は手紙を書いた。今日も書きます", []string{"書く"}, []string{"書いた", "書きます"}},
+		{"とても美しかった景色", []string{"美しい"}, []string{"美しかった"}},
+		{"書類を読む", []string{"書く"}, nil},
+		{"ＡＢＣ 走った", []string{"走る"}, []string{"走った"}},
+	} {
+		text := []rune(tc.text)
+		spans, err := MatchBaseSpans(text, tc.bases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, sp := range spans {
+			got = append(got, string(text[sp.Start:sp.End]))
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("MatchBaseSpans(%q, %v) = %q, want %q", tc.text, tc.bases, got, tc.want)
+		}
+	}
+}

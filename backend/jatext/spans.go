@@ -53,3 +53,61 @@ func runesEqual(a, b []rune) bool {
 	}
 	return true
 }
+
+// maxBaseMatchRunes bounds the text MatchBaseSpans analyses: a longer text
+// is searched in its first maxBaseMatchRunes runes only (kagome reads about
+// a megabyte a second; an excerpt needs the first match).
+const maxBaseMatchRunes = 20000
+
+// MatchBaseSpans returns the spans of text's Japanese words whose
+// dictionary form is one of bases — the inflected forms MatchSpans cannot
+// see (書いた for 書く, 美しかった for 美しい) — each with the auxiliaries that
+// follow it (書いた, 書きます), as spans of text's own runes, in order. Only
+// the first maxBaseMatchRunes runes are read. Its only error is the
+// dictionary's.
+func MatchBaseSpans(text []rune, bases []string) ([]Span, error) {
+	want := map[string]bool{}
+	for _, b := range bases {
+		if b = Normalize(b); b != "" {
+			want[b] = true
+		}
+	}
+	if len(want) == 0 || len(text) == 0 {
+		return nil, nil
+	}
+	if len(text) > maxBaseMatchRunes {
+		text = text[:maxBaseMatchRunes]
+	}
+	norm, from, to := NormalizeAligned(text)
+	var out []Span
+	pos := 0 // rune offset in norm of the run being analysed
+	err := runs(string(norm), func(kind runKind, run, gap string) error {
+		pos += len([]rune(gap))
+		start := pos
+		pos += len([]rune(run))
+		if kind == kindWord {
+			return nil
+		}
+		tk, err := tokenizerJa()
+		if err != nil {
+			return err
+		}
+		at := start
+		extend := false
+		analyzeJa(tk, run, func(m morph) {
+			n := len([]rune(m.surface))
+			switch {
+			case m.base != "" && want[m.base]:
+				out = append(out, Span{from[at], to[at+n-1]})
+				extend = true
+			case extend && m.pos0 == "助動詞":
+				out[len(out)-1].End = to[at+n-1]
+			default:
+				extend = false
+			}
+			at += n
+		})
+		return nil
+	})
+	return out, err
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -218,12 +219,14 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 		Join("CROSS JOIN messages AS m ON m.id = f.rowid").
 		Join("JOIN sessions AS s ON s.id = m.session_id").
 		Where("message_fts MATCH ?", expr)
-	order := "f.rowid DESC"
+	// Newest first by when a message was written, not stored: an imported
+	// chat from 2023 is stored after today's messages (issue 22).
+	order := "m.created_at DESC, m.id DESC"
 	if expr == "" { // tags only: no text to match
 		sel = d.bun.NewSelect().TableExpr("messages AS m").
 			ColumnExpr("m.id, m.session_id, s.title, m.role, m.content, m.created_at, m.archived_at").
 			Join("JOIN sessions AS s ON s.id = m.session_id")
-		order = "m.id DESC"
+		order = "m.created_at DESC, m.id DESC"
 	}
 	for i, tag := range tags {
 		sel = tagFilter(sel, tag, typing && i == len(tags)-1)
@@ -248,9 +251,9 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 	if !q.To.IsZero() {
 		sel = sel.Where("m.created_at < ?", q.To.UTC())
 	}
-	// Newest stored first: FTS5 walks its rowids (message ids) backwards
-	// and stops at the limit, where sorting by created_at would read every
-	// match of a common word first.
+	// Sorting by created_at reads every match before the limit applies
+	// (FTS5 alone could stop early walking its rowids); BenchmarkMessageSearch100k
+	// keeps its cost in view.
 	if err := sel.OrderExpr(order).Limit(limit).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("search messages: %w", err)
 	}
@@ -268,7 +271,8 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 // searchExpr turns what the user typed into an FTS5 expression (every term
 // of jatext.Segment, quoted, ANDed; the last one a prefix when the text ends
 // inside a Latin word) and the spellings to mark in excerpts: each term and
-// the surface of each query word (書いた for 書く).
+// the surface of each query word. The terms are also the dictionary forms
+// whose inflections excerpts mark (書いた for 書く: jatext.MatchBaseSpans).
 func searchExpr(text string) (expr string, forms []string, err error) {
 	seg, err := jatext.Segment(text)
 	if err != nil {
@@ -304,13 +308,46 @@ func searchExpr(text string) (expr string, forms []string, err error) {
 	return strings.Join(parts, " AND "), forms, nil
 }
 
+// mergeSpans sorts spans and merges the ones that overlap or touch.
+func mergeSpans(spans []jatext.Span) []jatext.Span {
+	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
+	var out []jatext.Span
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp.Start <= out[n-1].End {
+			out[n-1].End = max(out[n-1].End, sp.End)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
 // excerptParts cuts about width runes of text (whitespace folded) around its
-// first match of forms and splits it into plain and matched parts. Without
-// a match (a prefix hit, or a term the text spells differently) it is the
+// first match of forms and splits it into plain and matched parts. An
+// inflected form of a word of forms is a match too (書いた for 書く; issue
+// 22: found, but not marked). Without a match (a prefix hit) it is the
 // text's opening.
 func excerptParts(content string, forms []string, width int) []ExcerptPart {
 	text := []rune(strings.Join(strings.Fields(content), " "))
 	spans := jatext.MatchSpans(text, forms)
+	// Inflected forms: looked for in the excerpt when the text's own
+	// spelling placed it, else from the text's start (MatchBaseSpans reads
+	// at most its first 20,000 runes).
+	from := 0
+	if len(spans) > 0 {
+		from = max(0, spans[0].Start-width/4)
+	}
+	upto := len(text)
+	if len(spans) > 0 {
+		upto = min(len(text), from+width)
+	}
+	if inflected, err := jatext.MatchBaseSpans(text[from:upto], forms); err == nil && len(inflected) > 0 {
+		for i := range inflected {
+			inflected[i].Start += from
+			inflected[i].End += from
+		}
+		spans = mergeSpans(append(spans, inflected...))
+	}
 	start := 0
 	if len(spans) > 0 {
 		start = max(0, spans[0].Start-width/4)

@@ -216,3 +216,29 @@ func TestExcerptKeepsMarkupAsPlainTextParts(t *testing.T) {
 		t.Fatalf("long excerpt = %q", got)
 	}
 }
+
+// Issue 22: "newest first" put a 2023 message, imported today (so stored
+// last), above today's; and a conjugated match (書く → 書いた) was found but
+// not marked.
+func TestSearchIsNewestFirstByWhenWrittenAndMarksInflectedForms(t *testing.T) {
+	f := newSearchFixture(t)
+	ctx := context.Background()
+	today := Message{SessionID: f.ja.ID, Role: RoleUser, Content: "今日、手紙を書いた", CreatedAt: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	if err := f.db.InsertMessage(ctx, &today); err != nil {
+		t.Fatal(err)
+	}
+	imported := Message{SessionID: f.en.ID, Role: RoleUser, Content: "2023年に手紙を書きます", CreatedAt: time.Date(2023, 5, 1, 9, 0, 0, 0, time.UTC)}
+	if err := f.db.InsertMessage(ctx, &imported); err != nil {
+		t.Fatal(err)
+	}
+	hits := search(t, f.db, MessageSearch{Text: "書く"})
+	if len(hits) != 2 || hits[0].MessageID != today.ID || hits[1].MessageID != imported.ID {
+		t.Fatalf("hits = %v, want today's %d before the imported %d", hitIDs(hits), today.ID, imported.ID)
+	}
+	if got := hits[0].ExcerptText("[", "]"); got != "今日、手紙を[書いた]" {
+		t.Errorf("excerpt = %q, want 書いた marked", got)
+	}
+	if got := hits[1].ExcerptText("[", "]"); !strings.Contains(got, "[書きます]") {
+		t.Errorf("excerpt = %q, want 書きます marked", got)
+	}
+}
