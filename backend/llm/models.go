@@ -69,6 +69,10 @@ func orderEmbeddings(data []openai.Embedding, n int) ([][]float32, error) {
 // sorted, de-duplicated "provider/model" strings. provider is one of the
 // Provider* prefixes (a trailing '/' is tolerated). Errors: ErrUnknownProvider,
 // ErrMissingKey, *APIError, transport errors. Not retried, not recorded.
+//
+// Only chat models are listed: embedding, reranking, speech, image and
+// moderation models a server also serves are left out (IsChatModel) — the
+// model picker offered an embedding model as a chat model (issue 22).
 func (c *Client) ListModels(ctx context.Context, provider string) ([]string, error) {
 	prov := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(provider)), "/")
 	ep, err := resolveProvider(prov, c.Providers())
@@ -82,7 +86,7 @@ func (c *Client) ListModels(ctx context.Context, provider string) ([]string, err
 	}
 	out := make([]string, 0, len(list.Models))
 	for _, m := range list.Models {
-		if m.ID != "" {
+		if m.ID != "" && IsChatModel(m.ID) {
 			out = append(out, prov+"/"+m.ID)
 		}
 	}
@@ -97,4 +101,25 @@ func (c *Client) ListModels(ctx context.Context, provider string) ([]string, err
 func (c *Client) Reachable(ctx context.Context, provider string) bool {
 	_, err := c.ListModels(ctx, provider)
 	return err == nil
+}
+
+// notChatModels are the marks of model ids that do not chat: embeddings
+// (text-embedding-3-small, nomic-embed-text, mxbai-embed-large, bge-m3,
+// multilingual-e5-large), rerankers, speech (whisper, tts), images
+// (dall-e, gpt-image) and moderation.
+var notChatModels = []string{"embed", "rerank", "whisper", "tts", "transcribe", "dall-e", "gpt-image",
+	"moderation", "bge-", "bge_", "e5-", "text-search", "similarity"}
+
+// IsChatModel reports whether a model id (without the provider prefix, as
+// a /models endpoint lists it) names a model that answers chat requests.
+// It goes by the name, the only thing every OpenAI-compatible server
+// reports.
+func IsChatModel(id string) bool {
+	l := strings.ToLower(id)
+	for _, m := range notChatModels {
+		if strings.Contains(l, m) {
+			return false
+		}
+	}
+	return true
 }

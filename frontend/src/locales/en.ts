@@ -84,6 +84,8 @@ const en: typeof ja = {
     loading: 'Loading messages…',
   },
   branch: {
+    defaultModel: 'Default: {model}',
+    otherModel: 'Other model: provider/model, Enter',
     previous: 'Previous version',
     next: 'Next version',
     position: 'Version {n} of {total}',

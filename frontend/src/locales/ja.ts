@@ -83,6 +83,8 @@ export default {
     loading: 'メッセージを読み込み中…',
   },
   branch: {
+    defaultModel: '既定: {model}',
+    otherModel: 'ほかのモデル: provider/model を入力して Enter',
     previous: '前のバージョン',
     next: '次のバージョン',
     position: 'バージョン {n} / {total}',
