@@ -182,7 +182,7 @@ func (a *App) Shutdown(ctx context.Context) {
 func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
-		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}}
+		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a}}
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running

@@ -70,3 +70,38 @@ func TestSettingsMaskAPasswordInAURLAndKeepItOnSave(t *testing.T) {
 		t.Fatalf("a new URL was not saved: %q", got)
 	}
 }
+
+// Issue 22: drafts lived in WebKit's storage, shared by every data dir.
+// They are kept in the data dir's database: one app's drafts are not
+// another's, they survive a restart, and bad input changes nothing.
+func TestDraftsStayWithTheirDataDir(t *testing.T) {
+	a, _ := newTestApp(t)
+	b, _ := newTestApp(t)
+	da, db := &DraftService{a}, &DraftService{b}
+	if err := da.Save("messages", `{"":"下書き","s1":"続き"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := da.Load("messages"); got != `{"":"下書き","s1":"続き"}` {
+		t.Fatalf("Load = %q", got)
+	}
+	if got, _ := db.Load("messages"); got != "" {
+		t.Fatalf("another data dir sees %q", got)
+	}
+	for _, bad := range []string{"not json", `["a"]`} {
+		if err := da.Save("messages", bad); err == nil {
+			t.Errorf("Save(%q) accepted", bad)
+		}
+	}
+	if err := da.Save("passwords", "{}"); err == nil {
+		t.Error("an unknown kind was accepted")
+	}
+	if got, _ := da.Load("messages"); got != `{"":"下書き","s1":"続き"}` {
+		t.Fatalf("a refused save changed the drafts: %q", got)
+	}
+	if err := da.Save("messages", "{}"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := da.Load("messages"); got != "" {
+		t.Fatalf("after clearing: %q", got)
+	}
+}

@@ -1,6 +1,9 @@
 // Nothing a person typed is lost on quitting: the message box's drafts and
-// unsaved note edits are kept in localStorage and come back in a new page
-// (a restart of the app), and only while they still differ from what is saved.
+// unsaved note edits are kept in the data dir (app.DraftService, faked here
+// as one data dir's table) and come back in a new page (a restart of the
+// app), only while they still differ from what is saved — and never in
+// another data dir (issue 22: they lived in WebKit's storage, which every
+// data dir shares). Drafts an older version left there are taken over once.
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
@@ -9,6 +12,15 @@ import { MESSAGE_DRAFTS_KEY, useDraftStore } from '@/stores/drafts'
 import { NOTE_DRAFTS_KEY, useNotesStore } from '@/stores/notes'
 import { PERSIST_DELAY_MS } from '@/utils/persist'
 
+/** The data dir's drafts table; switching data dirs swaps the table. */
+let table = new Map<string, string>()
+vi.mock('@/api/drafts', () => ({
+  load: vi.fn(async (kind: string) => table.get(kind) ?? ''),
+  save: vi.fn(async (kind: string, data: string) => {
+    if (data === '') table.delete(kind)
+    else table.set(kind, data)
+  }),
+}))
 vi.mock('@/api/notes', () => ({
   list: vi.fn(),
   pins: vi.fn(async () => []),
@@ -24,6 +36,7 @@ const page = (id: number, content: string): NotePage =>
 async function settle() {
   await nextTick()
   vi.advanceTimersByTime(PERSIST_DELAY_MS)
+  await Promise.resolve()
 }
 
 /** A new page of the app: fresh stores reading what was stored. */
@@ -33,6 +46,8 @@ function restart() {
 
 beforeEach(() => {
   vi.useFakeTimers()
+  table = new Map()
+  localStorage.clear()
   restart()
 })
 afterEach(() => {
@@ -42,30 +57,70 @@ afterEach(() => {
 describe('message drafts', () => {
   it('come back after a restart, per chat and for the new chat', async () => {
     const d = useDraftStore()
+    await d.ready
     d.set('s1', '明日の予定を')
     d.set(null, 'まだ送っていない新しいチャット')
     await settle()
     restart()
     const again = useDraftStore()
+    await again.ready
     expect(again.get('s1')).toBe('明日の予定を')
     expect(again.get(null)).toBe('まだ送っていない新しいチャット')
+    expect(localStorage.length).toBe(0) // nothing in WebKit's storage
+  })
+
+  it('stay with their data dir', async () => {
+    const d = useDraftStore()
+    await d.ready
+    d.set('s1', '秘密の下書き')
+    await settle()
+    table = new Map() // another data dir
+    restart()
+    const other = useDraftStore()
+    await other.ready
+    expect(other.get('s1')).toBe('')
   })
 
   it('a sent (cleared) draft is not brought back', async () => {
     const d = useDraftStore()
+    await d.ready
     d.set('s1', 'hello')
     await settle()
     d.set('s1', '')
     await settle()
-    expect(localStorage.getItem(MESSAGE_DRAFTS_KEY)).toBeNull()
+    expect(table.has('messages')).toBe(false)
     restart()
-    expect(useDraftStore().get('s1')).toBe('')
+    const again = useDraftStore()
+    await again.ready
+    expect(again.get('s1')).toBe('')
   })
 
-  it('a value that is not drafts is ignored', () => {
-    localStorage.setItem(MESSAGE_DRAFTS_KEY, '{"s1": 42')
+  it('what is typed before the saved drafts arrive is kept, and nothing saved is wiped meanwhile', async () => {
+    table.set('messages', JSON.stringify({ s2: '保存済み' }))
+    const d = useDraftStore()
+    d.set('s1', 'すぐ打った')
+    await settle()
+    await d.ready
+    expect(d.get('s1')).toBe('すぐ打った')
+    expect(d.get('s2')).toBe('保存済み')
+    await settle()
+    expect(JSON.parse(table.get('messages')!)).toEqual({ s1: 'すぐ打った', s2: '保存済み' })
+  })
+
+  it('drafts an older version left in WebKit storage are taken over once, and a bad value is ignored', async () => {
+    localStorage.setItem(MESSAGE_DRAFTS_KEY, JSON.stringify({ s1: '古い下書き' }))
+    const d = useDraftStore()
+    await d.ready
+    expect(d.get('s1')).toBe('古い下書き')
+    expect(localStorage.getItem(MESSAGE_DRAFTS_KEY)).toBeNull()
+    await settle()
+    expect(JSON.parse(table.get('messages')!)).toEqual({ s1: '古い下書き' })
+
+    table.set('messages', '{"s1": 42')
     restart()
-    expect(useDraftStore().get('s1')).toBe('')
+    const again = useDraftStore()
+    await again.ready
+    expect(again.get('s1')).toBe('')
   })
 })
 
@@ -76,12 +131,12 @@ describe('unsaved note edits', () => {
     await notes.load()
     notes.setDraft(1, 'saved text and an unsaved line')
     await settle()
-    expect(JSON.parse(localStorage.getItem(NOTE_DRAFTS_KEY)!)[1].content).toBe('saved text and an unsaved line')
+    expect(JSON.parse(table.get('notes')!)[1].content).toBe('saved text and an unsaved line')
 
     restart()
     const again = useNotesStore()
     await again.load()
-    expect(again.textOf(1)).toBe('saved text and an unsaved line')
+    await vi.waitFor(() => expect(again.textOf(1)).toBe('saved text and an unsaved line'))
     expect(again.isDirty(1)).toBe(true)
 
     // Meanwhile the page was saved with the same text: nothing is pending.
@@ -89,8 +144,10 @@ describe('unsaved note edits', () => {
     restart()
     const third = useNotesStore()
     await third.load()
+    await settle()
     expect(third.isDirty(1)).toBe(false)
     await settle()
+    expect(table.has('notes')).toBe(false)
     expect(localStorage.getItem(NOTE_DRAFTS_KEY)).toBeNull()
   })
 })

@@ -1,21 +1,31 @@
 // Unsent text of the message box, one per chat: a session's id, or null for
 // the new chat that is not saved yet. Drafts survive switching chats and,
-// kept in localStorage (utils/persist.ts), quitting the app.
+// kept in the data dir (utils/draftPersist.ts), quitting the app.
 import { defineStore } from 'pinia'
 import { reactive, watch } from 'vue'
-import { isStringRecord, loadStored, storedWriter } from '@/utils/persist'
+import { persistedDrafts } from '@/utils/draftPersist'
+import { isStringRecord } from '@/utils/persist'
 
-/** The localStorage key of the drafts: {sessionId or "": text}. */
+/** Where older versions kept the drafts ({sessionId or "": text}): taken over once. */
 export const MESSAGE_DRAFTS_KEY = 'playchat.messageDrafts.v1'
 
 export const useDraftStore = defineStore('drafts', () => {
   const texts = reactive(new Map<string | null, string>())
-  for (const [k, v] of Object.entries(loadStored(MESSAGE_DRAFTS_KEY, isStringRecord, {}))) {
-    if (v.trim() !== '') texts.set(k === '' ? null : k, v)
-  }
-  const writer = storedWriter(MESSAGE_DRAFTS_KEY, () =>
-    Object.fromEntries(Array.from(texts.entries(), ([k, v]) => [k ?? '', v])),
+  const writer = persistedDrafts(
+    'messages',
+    MESSAGE_DRAFTS_KEY,
+    isStringRecord,
+    (saved) => {
+      // What was typed before the saved drafts arrived wins.
+      for (const [k, v] of Object.entries(saved)) {
+        const id = k === '' ? null : k
+        if (v.trim() !== '' && !texts.has(id)) texts.set(id, v)
+      }
+    },
+    () => Object.fromEntries(Array.from(texts.entries(), ([k, v]) => [k ?? '', v])),
   )
+  /** Resolves once the saved drafts are in. */
+  const ready = writer.ready
   watch(() => Array.from(texts.entries()), () => writer())
 
   /** The draft of a chat ("" when there is none). */
@@ -45,5 +55,5 @@ export const useDraftStore = defineStore('drafts', () => {
     texts.delete(id)
   }
 
-  return { texts, get, set, restore, move, forget }
+  return { texts, ready, get, set, restore, move, forget }
 })

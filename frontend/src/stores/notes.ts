@@ -8,7 +8,7 @@ import * as api from '@/api/notes'
 import type { NotePage } from '@/api/types'
 import { mergeNote, resolveConflicts, withConflictMarkers, type ConflictChoice, type MergeChunk } from '@/utils/noteMerge'
 import { computeDrop, groupPages, sectionNames, type DropTarget } from '@/utils/noteOrder'
-import { loadStored, storedWriter } from '@/utils/persist'
+import { persistedDrafts } from '@/utils/draftPersist'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
 
@@ -19,7 +19,7 @@ export interface NoteDraft {
   baseVersion: number
 }
 
-/** The localStorage key of unsaved note edits: {pageId: NoteDraft}. */
+/** Where older versions kept unsaved note edits ({pageId: NoteDraft}): taken over once. */
 export const NOTE_DRAFTS_KEY = 'playchat.noteDrafts.v1'
 
 function isDraftRecord(v: unknown): v is Record<number, NoteDraft> {
@@ -70,10 +70,29 @@ export const useNotesStore = defineStore('notes', () => {
   const loading = ref(false)
   /** The page open in the editor. */
   const currentId = ref<number | null>(null)
-  // Unsaved edits survive quitting (utils/persist.ts); setPages drops those
-  // of pages that are gone or already hold the same text.
-  const drafts = ref<Record<number, NoteDraft>>(loadStored(NOTE_DRAFTS_KEY, isDraftRecord, {}))
-  const draftWriter = storedWriter(NOTE_DRAFTS_KEY, () => drafts.value)
+  // Unsaved edits survive quitting, kept in the data dir
+  // (utils/draftPersist.ts); setPages drops those of pages that are gone or
+  // already hold the same text.
+  const drafts = ref<Record<number, NoteDraft>>({})
+  const draftWriter = persistedDrafts(
+    'notes',
+    NOTE_DRAFTS_KEY,
+    isDraftRecord,
+    (saved) => {
+      const merged: Record<number, NoteDraft> = { ...saved }
+      for (const [k, d] of Object.entries(drafts.value)) merged[Number(k)] = d // edits made meanwhile win
+      // The pages may be in already: a draft of a page that is gone, or
+      // that holds the same text, is not brought back.
+      if (loaded.value) {
+        for (const [k, d] of Object.entries(merged)) {
+          const p = pages.value.find((x) => x.id === Number(k))
+          if (!p || p.content === d.content) delete merged[Number(k)]
+        }
+      }
+      drafts.value = merged
+    },
+    () => drafts.value,
+  )
   watch(drafts, () => draftWriter())
   /** Saves that stopped at a conflict, by page id. */
   const conflicts = ref<Record<number, NoteConflict>>({})

@@ -1,0 +1,59 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// MigrationDrafts keeps what the window has not sent or saved yet — the
+// message box of each chat, unsaved note edits — in the data dir's
+// database (issue 22: they lived in WebKit's storage, shared by every data
+// dir, so one data dir's drafts showed up in another).
+const MigrationDrafts = "20261201000022_drafts"
+
+func init() {
+	steps = append(steps, step{MigrationDrafts, []string{
+		`CREATE TABLE drafts (
+			kind VARCHAR NOT NULL PRIMARY KEY,
+			data TEXT NOT NULL,
+			updated_at DATETIME NOT NULL)`,
+	}})
+}
+
+// MaxDraftBytes caps one kind of drafts (all its chats or pages together).
+const MaxDraftBytes = 32 << 20
+
+// Draft returns the drafts of kind as stored (the window's JSON), "" when
+// there are none.
+func (d *DB) Draft(ctx context.Context, kind string) (string, error) {
+	var data string
+	err := d.bun.QueryRowContext(ctx, `SELECT data FROM drafts WHERE kind = ?`, kind).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read drafts: %w", err)
+	}
+	return data, nil
+}
+
+// SetDraft replaces the drafts of kind with data; "" removes them. Data
+// longer than MaxDraftBytes is refused and nothing changes.
+func (d *DB) SetDraft(ctx context.Context, kind, data string) error {
+	if len(data) > MaxDraftBytes {
+		return fmt.Errorf("drafts of %s: %d bytes, over %d", kind, len(data), MaxDraftBytes)
+	}
+	var err error
+	if data == "" {
+		_, err = d.bun.ExecContext(ctx, `DELETE FROM drafts WHERE kind = ?`, kind)
+	} else {
+		_, err = d.bun.ExecContext(ctx, `INSERT INTO drafts (kind, data, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (kind) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`, kind, data, now())
+	}
+	if err != nil {
+		return fmt.Errorf("save drafts: %w", err)
+	}
+	return nil
+}
