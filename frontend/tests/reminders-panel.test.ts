@@ -2,7 +2,7 @@ import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Reminder, ReminderList } from '@/api/reminders'
-import RemindersNavButton from '@/components/reminders/RemindersNavButton.vue'
+import HeaderTools from '@/components/HeaderTools.vue'
 import RemindersPanel from '@/components/reminders/RemindersPanel.vue'
 import { useReminderEvents } from '@/composables/useReminderEvents'
 import type { ReminderHandlers } from '@/api/reminders'
@@ -158,16 +158,16 @@ describe('RemindersPanel', () => {
   })
 })
 
-describe('RemindersNavButton', () => {
+describe("the header's reminders button", () => {
   it('shows a badge while deliveries are unseen', async () => {
     const store = useReminderStore()
-    const w = mount(RemindersNavButton, { props: { on: false }, global: { plugins: [testI18n()] } })
+    const w = mount(HeaderTools, { props: { panel: null, notesOpen: false }, global: { plugins: [testI18n()] } })
     expect(w.find('[data-testid="reminders-badge"]').exists()).toBe(false)
     store.fired()
     store.fired()
     await flushPromises()
     expect(w.get('[data-testid="reminders-badge"]').text()).toBe('2')
-    expect(w.attributes('aria-label')).toBe('Reminders (2 new)')
+    expect(w.get('[data-testid="open-reminders"]').attributes('aria-label')).toBe('Reminders (2 new)')
   })
 })
 

@@ -18,6 +18,7 @@ const en: typeof ja = {
     startupFailed: 'Loading at startup failed',
   },
   nav: {
+    more: 'More tools',
     settings: 'Settings',
     reminders: 'Reminders',
     logs: 'API logs',

@@ -17,6 +17,7 @@ export default {
     startupFailed: '起動時の読み込みに失敗しました',
   },
   nav: {
+    more: 'ほかのツール',
     settings: '設定',
     reminders: 'リマインド',
     logs: 'API ログ',
