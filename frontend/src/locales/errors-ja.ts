@@ -47,6 +47,13 @@ export default {
       nothingToRegenerate: 'このチャットには再生成できる返答がありません',
       notUserMessage: 'メッセージ {id} はこのチャットであなたが送ったメッセージではありません',
       internal: 'playchat 内部のエラーで返答が止まりました（{detail}）。メッセージは保存されています。詳細はログにあります（設定 → ログフォルダーを開く）。',
+      replyInterrupted: '返答が終わる前に playchat が終了しました（強制終了・クラッシュ・電源断など）。それまでに届いた本文は残しています。',
+      replyUnfinished: 'エクスポートした時点でこの返答はまだ書き込み中でした。その時点までの本文を残しています。',
+      replyStreaming: 'メッセージ {id} への返答はまだ書き込み中です（`playchat ask` など別の playchat が書いています）。終わってからもう一度お試しください。',
+    },
+    store: {
+      damaged: 'データベース {path} が壊れています（{detail}）。playchat はこのファイルに書き込まず、そのまま残しています。playchat を終了し、データフォルダー {dir} をバックアップ（壊れる前に取ったフォルダーのコピー）から戻してください。',
+      newerSchema: 'データベース {path} は新しいバージョンの playchat で書かれています（このバージョンが知らない変更「{migration}」があります。このバージョンが知っているのは「{latest}」までです）。新しいバージョンの playchat を使うか、データフォルダー {dir} をこのバージョンで取ったバックアップから戻してください。',
     },
     llm: {
       wrongBaseURL: 'モデルのサーバーが 404（見つからない）を返しました: {detail}。ベース URL {baseURL}（{key}）が間違っているようです。OpenAI 互換 API のルート（ふつうは /v1 で終わる URL）を指定してください。',
