@@ -210,14 +210,17 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 // historyMessages turns stored messages into request messages: replies with
 // no text (failed, or stopped before the first word) are left out, and the
 // question they answered joins the next one, so roles always alternate;
-// partial replies go as they were shown.
+// partial replies go as they were shown (an interrupted one too). A reply
+// still streaming — another turn's, of this process or another (`playchat
+// ask` beside the window) — is left out the same way: half of it would
+// read to the model as the whole answer.
 func historyMessages(ms []store.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(ms))
 	for _, m := range ms {
 		if m.Role != store.RoleUser && m.Role != store.RoleAssistant {
 			continue
 		}
-		if m.Role == store.RoleAssistant && strings.TrimSpace(m.Content) == "" {
+		if m.Role == store.RoleAssistant && (strings.TrimSpace(m.Content) == "" || m.Status == store.StatusStreaming) {
 			continue
 		}
 		// A question whose reply is empty (stopped before the first word,
