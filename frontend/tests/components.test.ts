@@ -179,6 +179,26 @@ describe('MessageItem', () => {
     expect(unknown.get('[data-test="error-text"]').attributes('title')).toBeUndefined()
   })
 
+  it('marks a reply playchat could not finish (interrupted at the next start) in the UI language', () => {
+    const error = 'playchat ended before this reply was complete (it was closed by force, crashed, or the computer lost power); the text that had arrived is kept'
+    const errorInfo = { code: 'chat.replyInterrupted', params: {}, message: error }
+    const message = fromStored({ ...base, role: 'assistant', content: 'Half of the story', status: 'partial', error, errorInfo, archived: false, forgotten: false })
+    const ja = mount(MessageItem, { props: { message }, global: { plugins: [testI18n('ja')] } })
+    expect(ja.get('[data-test="interrupted"]').text()).toBe('中断')
+    expect(ja.get('[data-test="error-text"]').text()).toContain('返答が終わる前に playchat が終了しました')
+    expect(ja.text()).toContain('Half of the story')
+    const en = mountItem(message)
+    expect(en.get('[data-test="error-text"]').text()).toContain('playchat ended before this reply was complete')
+  })
+
+  it('marks a stored reply another playchat is still writing', () => {
+    const w = mountItem(fromStored({ ...base, role: 'assistant', content: 'so far', status: 'streaming', archived: false, forgotten: false }))
+    expect(w.get('[data-test="writing"]').text()).toBe('Being written')
+    expect(w.find('[data-test="interrupted"]').exists()).toBe(false)
+    expect(w.find('[data-test="error"]').exists()).toBe(false)
+    expect(w.text()).toContain('so far')
+  })
+
   it('renders markdown for the assistant only', () => {
     const a = mountItem(fromStored({ ...base, role: 'assistant', content: '**bold**', status: 'complete', archived: false, forgotten: false }))
     expect(a.find('strong').text()).toBe('bold')

@@ -1,4 +1,5 @@
 import errors from './errors-ja'
+import fatal from './fatal-ja'
 
 // Japanese UI strings. en.ts must have the same keys (its type is checked against this file).
 export default {
@@ -63,7 +64,9 @@ export default {
     partial: '途中で停止',
     partialHint: 'あなたが停止した応答です。そこまでの本文は残しています',
     interrupted: '中断',
-    interruptedHint: '応答の途中で接続またはサーバーのエラーにより中断されました',
+    interruptedHint: '応答が完了する前に終わりました（接続やサーバーのエラー、または playchat 自体の終了: 強制終了・クラッシュ・電源断）',
+    writing: '書き込み中',
+    writingHint: '別の playchat（`playchat ask` など）か別の応答がまだこの返答を書いています。自動で更新されます',
     error: 'エラー',
     forgotten: '忘れた（メモリを削除済み）',
     archived: 'メモリに要約済み',
@@ -450,6 +453,7 @@ export default {
     },
   },
   errors,
+  fatal,
   learned: {
     title: 'ウェブから学んだ知識',
     search: '学習済みナレッジを検索',
