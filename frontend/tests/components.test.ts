@@ -7,6 +7,7 @@ import SettingFieldRow from '@/components/SettingFieldRow.vue'
 import { i18n, initLocale, setLocale } from '@/i18n'
 import en from '@/locales/en'
 import ja from '@/locales/ja'
+import { useChatStore } from '@/stores/chat'
 import { draftMessage, fromStored } from '@/utils/turn'
 import { testI18n } from './helpers'
 
@@ -197,6 +198,17 @@ describe('MessageItem', () => {
     expect(w.find('[data-test="interrupted"]').exists()).toBe(false)
     expect(w.find('[data-test="error"]').exists()).toBe(false)
     expect(w.text()).toContain('so far')
+  })
+
+  it('offers no Regenerate under a reply another playchat is still writing', () => {
+    const chat = useChatStore()
+    const q = fromStored({ ...base, id: 1, role: 'user', status: 'complete', archived: false, forgotten: false })
+    const writing = fromStored({ ...base, id: 2, role: 'assistant', status: 'streaming', archived: false, forgotten: false })
+    chat.stored = [q, writing]
+    expect(mountItem(writing).find('[data-testid="regenerate"]').exists()).toBe(false)
+    const done = { ...writing, status: 'complete' }
+    chat.stored = [q, done]
+    expect(mountItem(done).find('[data-testid="regenerate"]').exists()).toBe(true)
   })
 
   it('renders markdown for the assistant only', () => {

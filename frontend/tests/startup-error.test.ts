@@ -55,7 +55,7 @@ describe('StartupErrorScreen', () => {
     const msg = w.get('[data-test="startup-error-message"]').text()
     expect(msg).toContain('20991231000099_from_the_future')
     expect(msg).toContain(`restore the data folder ${dir}`)
-    expect(w.text()).toContain('Start the newer version of playchat')
+    expect(w.text()).toContain('install it again to open this folder')
   })
 
   it('shows any other start-up failure as it is worded', () => {

@@ -11,7 +11,7 @@ const fatal: typeof ja = {
   },
   newer: {
     title: 'This data is from a newer playchat',
-    what: 'Nothing was changed. Start the newer version of playchat you used with this folder (install it again if it was replaced), or restore a backup of the folder made with this version.',
+    what: 'Nothing was changed. If the newer version was replaced by this one, install it again to open this folder.',
   },
   other: {
     title: 'playchat could not start',
