@@ -134,3 +134,44 @@ func TestDamageFoundAtRunTimeStopsWrites(t *testing.T) {
 		t.Error("the file changed after the damage was found")
 	}
 }
+
+// What a killed process leaves — the database file and a WAL with commits
+// not yet checkpointed, no shared-memory file — passes the check and
+// opens with everything the WAL holds.
+func TestAWALLeftByAKilledProcessPassesTheCheck(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, store.FileName)
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.CreateSession(ctx, "in the WAL only", "openai/m"); err != nil {
+		t.Fatal(err)
+	}
+	// Copy the files as they are while the DB is open: the commit is in
+	// the WAL, not yet in the database file.
+	crashed := filepath.Join(t.TempDir(), store.FileName)
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(crashed+suffix, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := store.Check(ctx, crashed); err != nil {
+		t.Fatalf("check after a crash: %v", err)
+	}
+	reopened, err := store.Open(ctx, crashed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reopened.Close()
+	ss, err := reopened.ListSessions(ctx)
+	if err != nil || len(ss) != 1 || ss[0].Title != "in the WAL only" {
+		t.Fatalf("sessions after the crash: %+v, %v", ss, err)
+	}
+}
