@@ -31,8 +31,9 @@ import (
 //
 // PRAGMA quick_check reads every page of the file (b-tree structure, page
 // and cell bounds, the free list, record formats; unlike integrity_check it
-// does not cross-check indexes against their tables). BenchmarkOpenCheck100k
-// measures it on a database of 100,000 messages.
+// does not cross-check indexes against their tables). That takes seconds
+// on a large history (BenchmarkOpenCheck100k), so Open runs it only when
+// the file is not known to be sound (clean.go); Check always runs it.
 
 // quickCheckLimit caps how many problems quick_check lists (the message
 // names the first few; one is enough to refuse).
@@ -46,7 +47,11 @@ var sqliteHeader = []byte("SQLite format 3\x00")
 // *apperr.Error of code StoreNewerSchema or StoreDamaged when it must not
 // be opened; another error when it cannot be read at all (permissions, a
 // lock held longer than the busy timeout).
-func Check(ctx context.Context, path string) error {
+func Check(ctx context.Context, path string) error { return check(ctx, path, true) }
+
+// check is Check; without full it skips PRAGMA quick_check (the header and
+// the schema version are still checked).
+func check(ctx context.Context, path string, full bool) error {
 	st, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && st.Size() == 0) {
 		return nil
@@ -66,6 +71,9 @@ func Check(ctx context.Context, path string) error {
 	db.SetMaxOpenConns(1)
 	if err := newerSchema(ctx, db, path); err != nil {
 		return err
+	}
+	if !full {
+		return nil
 	}
 	rows, err := db.QueryContext(ctx, fmt.Sprintf("PRAGMA quick_check(%d)", quickCheckLimit))
 	if err != nil {

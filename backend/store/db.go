@@ -70,7 +70,8 @@ func DSN(path string) string {
 // Every first-start step runs under the start-up lock (StartLockSuffix), so
 // any number of processes may open one path at once: the first creates the
 // file, switches it to WAL and migrates it; the others wait, then find it
-// ready. Before anything is written the file is checked (Check): a damaged
+// ready. Before anything is written the file is checked (check.go; the full
+// quick_check when the file is not known to be sound, clean.go): a damaged
 // database or one written by a newer playchat is refused with a coded error
 // and left untouched. Replies that a process which has since ended left
 // streaming are marked interrupted (RecoverInterrupted).
@@ -83,7 +84,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer lock.Unlock()
-	if err := Check(ctx, path); err != nil {
+	full := !anotherOwnerAlive(path) && !knownClean(path) // clean.go
+	if err := check(ctx, path, full); err != nil {
 		return nil, err
 	}
 	db, err := OpenUnmigrated(path)
@@ -91,11 +93,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	if err := db.Migrate(ctx); err != nil {
-		db.Close()
+		db.abandon()
 		return nil, err
 	}
 	if _, err := db.RecoverInterrupted(ctx); err != nil {
-		db.Close()
+		db.abandon()
 		return nil, fmt.Errorf("mark interrupted replies: %w", err)
 	}
 	return db, nil
@@ -140,10 +142,26 @@ func (d *DB) Bun() *bun.DB { return d.bun }
 
 // Close closes the database and gives up its stream-owner lock (a reply
 // still marked streaming is then marked interrupted by the next start).
+// When it was the database's last connection it records the file as
+// cleanly closed, so the next start may skip the full check (clean.go).
 func (d *DB) Close() error {
+	// Under the start-up lock, so that no start checks the file while the
+	// marker is being taken.
+	lock, lerr := filelock.Acquire(d.path + StartLockSuffix)
 	err := d.bun.Close()
+	if err == nil && lerr == nil {
+		writeCleanMark(d.path, d.health.err() != nil)
+	}
+	lock.Unlock()
 	d.ownerLock.Remove()
 	return err
+}
+
+// abandon closes a DB that Open could not finish (it holds the start-up
+// lock already): no clean marker is written.
+func (d *DB) abandon() {
+	d.bun.Close()
+	d.ownerLock.Remove()
 }
 
 // Damage returns the StoreDamaged error once a statement found the

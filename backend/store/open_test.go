@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // wantAllMigrations fails t unless the database at path records every
@@ -139,4 +141,42 @@ func TestAStepAppliedButNotRecordedRunsAgain(t *testing.T) {
 	}
 	db.Close()
 	wantAllMigrations(t, path)
+}
+
+// A migration that fails leaves the start-up lock free and the database
+// closed: the error comes back (no wait on the lock Open itself holds), and
+// the next start gets the same error rather than hanging.
+func TestAFailedMigrationReturnsAndReleasesTheStartLock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), FileName)
+	db, err := OpenUnmigrated(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MigrateTo(ctx, MigrationOriginal); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Bun().ExecContext(ctx, `CREATE TRIGGER refuse BEFORE INSERT ON bun_migrations
+		BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for i := range 2 {
+		done := make(chan error, 1)
+		go func() {
+			db, err := Open(ctx, path)
+			if err == nil {
+				db.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "refused by the test") {
+				t.Fatalf("open %d: %v", i, err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("open %d hangs", i)
+		}
+	}
 }
