@@ -66,7 +66,8 @@ e2e-tools: fakellm
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
 ## (main flow, notes, versions and search, rich replies, web search, reminders
-## with the tray, the Discord bot, floods of chunks, recovered panics, a 200-turn soak)
+## with the tray, the Discord bot, floods of chunks, kill -9 mid-reply, damaged and newer
+## databases, recovered panics, a 200-turn soak)
 e2e: build e2e-tools
 	scripts/e2e.sh
 	scripts/e2e-failures.sh
@@ -78,6 +79,8 @@ e2e: build e2e-tools
 	scripts/e2e-startup.sh
 	scripts/e2e-discord.sh
 	scripts/e2e-flood.sh
+	scripts/e2e-crash.sh
+	scripts/e2e-dbcheck.sh
 	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash' -v .
 	scripts/soak.sh $(SOAK_TURNS)
 

@@ -6,6 +6,7 @@ import (
 	"playchat/backend/chat"
 	"playchat/backend/core"
 	"playchat/backend/event"
+	"playchat/backend/store"
 )
 
 // RegenerateRequest asks for the last reply of a session's selected branch
@@ -117,11 +118,26 @@ func (s *SessionService) SelectBranch(sessionID string, messageID int64) ([]Mess
 
 // branchMessages is the session's selected branch for the window, each
 // message with its versions when it has several and its unanswered mark.
+//
+// A reply another process was writing when it ended (`playchat ask` killed
+// while the window is open) still says streaming: it is marked interrupted
+// here (store.RecoverInterrupted touches only rows whose process has
+// ended), so the window shows it as such without a restart.
 func branchMessages(ctx context.Context, c *core.Core, sessionID string) ([]Message, error) {
 	db := c.DB
 	ms, err := db.BranchMessages(ctx, sessionID)
 	if err != nil {
 		return nil, err
+	}
+	for _, m := range ms {
+		if m.Status == store.StatusStreaming && m.StreamOwner != db.Owner() {
+			if n, err := db.RecoverInterrupted(ctx); err == nil && n > 0 {
+				if ms, err = db.BranchMessages(ctx, sessionID); err != nil {
+					return nil, err
+				}
+			}
+			break
+		}
 	}
 	sibs, err := db.SiblingIDs(ctx, sessionID, ms)
 	if err != nil {

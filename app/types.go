@@ -23,7 +23,10 @@ type Message struct {
 	SessionID string `json:"sessionId"`
 	Role      string `json:"role"`
 	Content   string `json:"content"`
-	// Status is "complete", "partial" (the stream stopped early) or "error".
+	// Status is "complete", "partial" (the stream stopped early, or the
+	// process writing it ended: then ErrorInfo is chat.replyInterrupted),
+	// "error", or "streaming" (still being written: by another turn, or
+	// another process such as `playchat ask`).
 	Status string `json:"status"`
 	Error  string `json:"error"`
 	// ErrorInfo is Error with its code and params ({code, params,

@@ -58,7 +58,8 @@ type EditRequest struct {
 // first reply, when the question has none), and the branch ending at it is
 // selected. Events are Start's. Errors returned here mean nothing changed:
 // apperr.ChatNothingToRegenerate when the branch has no question,
-// apperr.ChatBranchArchived when the question was summarised.
+// apperr.ChatBranchArchived when the question was summarised,
+// apperr.ChatReplyStreaming while its reply is still being written.
 func (s *Service) Regenerate(ctx context.Context, req RegenerateRequest, em event.Emitter) (*Turn, error) {
 	sess, err := s.db.GetSession(ctx, req.SessionID)
 	if err != nil {
@@ -68,18 +69,34 @@ func (s *Service) Regenerate(ctx context.Context, req RegenerateRequest, em even
 	if err != nil {
 		return nil, err
 	}
-	var question *store.Message
+	if streamingAfter(branch, 0) >= 0 {
+		// A reply left streaming by a process that has ended since this
+		// one started is interrupted: mark it, then read the branch again.
+		if _, err := s.db.RecoverInterrupted(ctx); err != nil {
+			return nil, err
+		}
+		if branch, err = s.db.BranchMessages(ctx, sess.ID); err != nil {
+			return nil, err
+		}
+	}
+	qi := -1
 	for i := len(branch) - 1; i >= 0; i-- {
 		if branch[i].Role == store.RoleUser && (req.QuestionID == 0 || branch[i].ID == req.QuestionID) {
-			question = &branch[i]
+			qi = i
 			break
 		}
 	}
-	if question == nil && req.QuestionID != 0 {
+	if qi < 0 && req.QuestionID != 0 {
 		return nil, apperr.New(apperr.ChatNotUserMessage, map[string]any{"id": req.QuestionID})
 	}
-	if question == nil {
+	if qi < 0 {
 		return nil, apperr.New(apperr.ChatNothingToRegenerate, nil)
+	}
+	question := &branch[qi]
+	if streamingAfter(branch, qi) >= 0 {
+		// Its reply is still being written (another turn, or `playchat
+		// ask` beside the window): a second one now would race it.
+		return nil, apperr.New(apperr.ChatReplyStreaming, map[string]any{"id": question.ID})
 	}
 	if question.ArchivedAt != nil {
 		return nil, apperr.New(apperr.ChatBranchArchived, map[string]any{"id": question.ID})
@@ -206,6 +223,17 @@ func (s *Service) turnModel(ctx context.Context, sess store.Session, requested s
 		}
 	}
 	return model, set, nil
+}
+
+// streamingAfter is the index of the first message of ms from index from
+// on that is still streaming, or -1.
+func streamingAfter(ms []store.Message, from int) int {
+	for i := from; i < len(ms); i++ {
+		if ms[i].Status == store.StatusStreaming {
+			return i
+		}
+	}
+	return -1
 }
 
 func turnID(id string) string {

@@ -7,6 +7,7 @@ import (
 
 	"playchat/backend/apperr"
 	"playchat/backend/chat"
+	"playchat/backend/core"
 	"playchat/backend/llm/llmtest"
 	"playchat/backend/store"
 )
@@ -176,5 +177,53 @@ func TestEditAndRegenerateRefuseWhatCannotBranch(t *testing.T) {
 	}
 	if active, _ := c.DB.ActiveMessages(ctx, sid); len(active) != 2 {
 		t.Fatalf("active messages = %d, want the 2 after the summary", len(active))
+	}
+}
+
+// Regenerate while the reply is still being written by another process
+// (`playchat ask` beside the window) is refused with a coded error; once
+// that process has ended, its reply is marked interrupted and Regenerate
+// works.
+func TestRegenerateWaitsForAReplyStillStreamingElsewhere(t *testing.T) {
+	ctx := context.Background()
+	srv := echoServer(t)
+	dir := t.TempDir()
+	env := []string{"OPENAI_BASE_URL=" + srv.URL, "DEFAULT_MODEL=openai/fake-model"}
+	open := func() *core.Core {
+		c, err := core.Open(ctx, core.Options{DataDir: dir, Environ: env, Logger: discard()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	window, cli := open(), open()
+	defer window.Close()
+	s, err := cli.DB.CreateSession(ctx, "", "openai/fake-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := store.Message{SessionID: s.ID, Role: store.RoleUser, Content: "question"}
+	r := store.Message{SessionID: s.ID, Role: store.RoleAssistant, Content: "half", Status: store.StatusStreaming}
+	for _, m := range []*store.Message{&q, &r} {
+		if err := cli.DB.InsertMessage(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = window.Chat.Regenerate(ctx, chat.RegenerateRequest{SessionID: s.ID}, &recorder{})
+	if apperr.CodeOf(err) != apperr.ChatReplyStreaming {
+		t.Fatalf("regenerate during the other stream: %v, want %s", err, apperr.ChatReplyStreaming)
+	}
+	cli.Close() // the CLI ends (killed) with its reply unfinished
+
+	tr, err := window.Chat.Regenerate(ctx, chat.RegenerateRequest{SessionID: s.ID}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := tr.Wait(); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	m, err := window.DB.GetMessage(ctx, r.ID)
+	if err != nil || m.Status != store.StatusPartial || apperr.ParseStored(m.ErrorInfo).Code != apperr.ChatReplyInterrupted {
+		t.Fatalf("the other process's reply: %+v, %v", m, err)
 	}
 }

@@ -218,7 +218,10 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 // Retry and Remove on it) and a message the provider refused cannot make
 // every later one fail (issue 21). Roles still alternate. The last message
 // is the question being answered now and always goes. Partial replies go
-// as they were shown.
+// as they were shown (an interrupted one too). A reply still streaming —
+// another turn's, of this process or another (`playchat ask` beside the
+// window) — is left out with its question: half of it would read to the
+// model as the whole answer.
 func historyMessages(ms []store.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(ms))
 	skip := unansweredAt(ms)
@@ -226,7 +229,10 @@ func historyMessages(ms []store.Message) []llm.Message {
 		if m.Role != store.RoleUser && m.Role != store.RoleAssistant {
 			continue
 		}
-		if skip[i] || (m.Role == store.RoleAssistant && !hasText(m)) {
+		if skip[i] || (m.Role == store.RoleAssistant && (!hasText(m) || m.Status == store.StatusStreaming)) {
+			continue
+		}
+		if m.Role == store.RoleUser && i+1 < len(ms) && ms[i+1].Role == store.RoleAssistant && ms[i+1].Status == store.StatusStreaming {
 			continue
 		}
 		// Two of a kind in a row can only come from rows written outside

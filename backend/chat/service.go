@@ -72,6 +72,9 @@ type Service struct {
 	log        *slog.Logger
 	clock      func() time.Time
 	afterDone  func(sessionID string, messageIDs []int64)
+	// streamWriteEvery bounds how often a streaming reply is written
+	// (streamWriteInterval; progress.go).
+	streamWriteEvery time.Duration
 
 	mu       sync.Mutex
 	turns    map[string]*Turn
@@ -114,7 +117,8 @@ func New(o Options) *Service {
 	}
 	layers := append(append([]layer.Layer{}, o.Layers...), memoryLayer{db: o.DB})
 	s := &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
-		layers: layers, tools: o.Tools, pinner: o.Pinner, checkModel: o.CheckModel, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{}}
+		layers: layers, tools: o.Tools, pinner: o.Pinner, checkModel: o.CheckModel, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{},
+		streamWriteEvery: streamWriteInterval}
 	s.afterDone = o.AfterDone
 	return s
 }
@@ -160,6 +164,9 @@ type Turn struct {
 	requester *tools.Requester
 	// extraSystem is TurnRequest.ExtraSystem (only for turns Start began).
 	extraSystem []string
+	// writer stores the reply while it streams (progress.go); set when the
+	// turn starts running.
+	writer *replyWriter
 }
 
 // Result is how a turn ended.

@@ -64,6 +64,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 	onDelta := func(d string) {
 		if d != "" {
 			em.Emit(event.Event{Type: event.Chunk, Value: d})
+			t.writer.addText(d)
 		}
 	}
 	for round := 0; ; round++ {
@@ -106,6 +107,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 			return r, nil
 		}
 		msgs = s.runToolCalls(ctx, t, msgs, res, r, em)
+		t.writer.setTools(r.activity, r.sources) // stored with the text so far
 		if ctx.Err() != nil {
 			return r, ctx.Err()
 		}

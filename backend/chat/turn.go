@@ -26,6 +26,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 			s.log.Error("turn panicked", "turn", t.ID, "session", t.SessionID, "panic", p, "stack", string(debug.Stack()))
 			s.fail(t, em, apperr.New(apperr.ChatInternal, map[string]any{"detail": fmt.Sprint(p)}), "")
 		}
+		t.writer.halt() // stopped already unless something above failed to store
 		s.mu.Lock()
 		delete(s.turns, t.ID)
 		s.mu.Unlock()
@@ -33,6 +34,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		close(t.done)
 	}()
 	started := s.clock()
+	t.writer = s.newReplyWriter(t)
 
 	history, err := s.db.ActiveMessages(ctx, t.SessionID)
 	if err != nil {
@@ -88,10 +90,11 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		reply.Error, reply.ErrorInfo = userError(err), userInfoJSON(err)
 	}
 
-	// Store the reply even when the turn's context was cancelled.
+	// Store the reply even when the turn's context was cancelled: the row
+	// written while it streamed gets its end.
 	saveCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if serr := s.db.InsertMessage(saveCtx, &reply); serr != nil {
+	if serr := s.saveReply(saveCtx, t, &reply); serr != nil {
 		s.log.Error("store reply", "session", t.SessionID, "err", serr)
 		s.fail(t, em, serr, "")
 		return
@@ -124,15 +127,19 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	}
 }
 
-// fail ends a turn that could not reach the model: the error is stored as
-// the assistant message (status error) so the history shows what happened,
-// and an error event is sent.
+// fail ends a turn that could not reach the model, or broke: the error is
+// stored as the assistant message (status error, with the text streamed so
+// far when partial is "") so the history shows what happened, and an error
+// event is sent.
 func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if partial == "" && t.writer != nil {
+		partial = t.writer.currentText()
+	}
 	reply := store.Message{SessionID: t.SessionID, ParentID: t.parentID(), Role: store.RoleAssistant, Content: partial,
 		Status: store.StatusError, Error: userError(err), ErrorInfo: userInfoJSON(err), Model: t.Model}
-	if serr := s.db.InsertMessage(ctx, &reply); serr != nil {
+	if serr := s.saveReply(ctx, t, &reply); serr != nil {
 		s.log.Error("store failed reply", "err", serr)
 	}
 	t.result = Result{Reply: reply, Err: err}

@@ -140,6 +140,9 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 	c.Guard = guard.New(c.Log, o.OnBackgroundPanic)
 	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
 	if err != nil {
+		// A damaged database or one of a newer playchat is refused before
+		// anything is written (store.Check); the file stays as it is.
+		c.Log.Error("the database cannot be opened", "err", err)
 		c.closeLog()
 		c.unlock()
 		return nil, err

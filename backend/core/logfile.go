@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"playchat/backend/filelock"
 	"playchat/backend/redact"
 )
 
@@ -28,6 +29,12 @@ func OpenLogFile(dataDir string, level *slog.LevelVar) (*slog.Logger, func() err
 		return nil, nil, fmt.Errorf("create log dir: %w", err)
 	}
 	path := filepath.Join(dir, LogFileName)
+	// Processes starting at once (the window and a command, or many
+	// commands) rotate one after another, so none renames a log another
+	// has just started over .1.
+	if lock, err := filelock.Acquire(path + ".lock"); err == nil {
+		defer lock.Unlock()
+	}
 	if st, err := os.Stat(path); err == nil && st.Size() > maxLogBytes {
 		_ = os.Rename(path, path+".1")
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 )
@@ -189,5 +190,51 @@ func TestFolderListsOneLevelWithDocumentCounts(t *testing.T) {
 	}
 	if _, err := f.svc.Folder(context.Background(), "nope"); !errors.Is(err, ErrNotDocument) {
 		t.Errorf("unknown folder: err = %v", err)
+	}
+}
+
+// Processes starting at once on a new data dir (issue 21): the folder is
+// seeded once, whole — each pass finds the guide, none a half-copied
+// folder, and no temporary folder is left beside it.
+func TestFolderSeededByManyAtOnceIsWholeOnce(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "kb")
+	seed := fstest.MapFS{"guide.md": {Data: []byte("# ガイド\n\n本文\n")}, "faq.md": {Data: []byte("# FAQ\n")}}
+	const n = 8
+	fxs := make([]*fixture, n)
+	for i := range fxs {
+		fxs[i] = newFixture(t, dir)
+		fxs[i].svc.o.Seed = seed
+	}
+	seeded := make([]bool, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i, f := range fxs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rep, err := f.svc.Reconcile(context.Background())
+			seeded[i], errs[i] = rep.Seeded, err
+		}()
+	}
+	wg.Wait()
+	count := 0
+	for i := range fxs {
+		if errs[i] != nil {
+			t.Errorf("pass %d: %v", i, errs[i])
+		}
+		if seeded[i] {
+			count++
+		}
+		if got := fxs[i].docCount(t); got != 2 {
+			t.Errorf("pass %d indexed %d documents, want both of the seed", i, got)
+		}
+	}
+	if count != 1 {
+		t.Errorf("seeded by %d passes, want 1", count)
+	}
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 1 {
+		t.Errorf("beside the folder: %v", entries)
 	}
 }

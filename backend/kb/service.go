@@ -262,15 +262,8 @@ func (s *Service) prepareRoot() (seeded bool, err error) {
 		return false, err
 	}
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(abs, 0o755); err != nil {
-			return false, fmt.Errorf("create the knowledge base folder: %w", err)
-		}
-		if s.o.Seed != nil {
-			if err := seedFolder(abs, s.o.Seed); err != nil {
-				s.log.Warn("seeding the knowledge base failed", "err", err)
-			} else {
-				seeded = true
-			}
+		if seeded, err = s.createSeeded(abs); err != nil {
+			return false, err
 		}
 	} else if err != nil {
 		return false, fmt.Errorf("knowledge base folder: %w", err)
@@ -293,6 +286,46 @@ func (s *Service) prepareRoot() (seeded bool, err error) {
 	s.root, s.osRoot = resolved, r
 	s.mu.Unlock()
 	return seeded, nil
+}
+
+// createSeeded creates the missing folder abs with the seed's documents
+// (the user guide). The folder appears whole or not at all: it is filled
+// under a temporary name beside it and renamed into place, so processes
+// that start at once on a new data dir (the window and `playchat ask`)
+// never see it half-seeded; when another one's rename wins, its folder is
+// kept and this one's copy removed. It reports whether this call seeded
+// the folder. A seed that cannot be copied leaves an empty folder (logged).
+func (s *Service) createSeeded(abs string) (bool, error) {
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return false, fmt.Errorf("create the knowledge base folder: %w", err)
+	}
+	if s.o.Seed != nil {
+		tmp, err := os.MkdirTemp(parent, "."+filepath.Base(abs)+".seed-")
+		if err != nil {
+			return false, fmt.Errorf("create the knowledge base folder: %w", err)
+		}
+		err = seedFolder(tmp, s.o.Seed)
+		if err == nil {
+			err = os.Chmod(tmp, 0o755)
+		}
+		if err == nil {
+			err = os.Rename(tmp, abs)
+			if err == nil {
+				return true, nil
+			}
+			if _, serr := os.Stat(abs); serr == nil {
+				os.RemoveAll(tmp) // another process seeded it first
+				return false, nil
+			}
+		}
+		os.RemoveAll(tmp)
+		s.log.Warn("seeding the knowledge base failed", "err", err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return false, fmt.Errorf("create the knowledge base folder: %w", err)
+	}
+	return false, nil
 }
 
 func (s *Service) currentRoot() (string, *os.Root) {

@@ -164,6 +164,14 @@ func (s *Summarizer) MaybeSummarize(ctx context.Context, sessionID, model string
 	if err != nil {
 		return false, err
 	}
+	// A reply still streaming (another turn's, perhaps of another process)
+	// is not summarised half-written, nor is anything after it.
+	for i, m := range active {
+		if m.Status == store.StatusStreaming {
+			active = active[:i]
+			break
+		}
+	}
 	if len(active) < set.Threshold {
 		return false, nil
 	}

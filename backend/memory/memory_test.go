@@ -278,3 +278,23 @@ func TestAFailedSummaryKeepsItsErrorCodeForThePanel(t *testing.T) {
 		t.Fatalf("stored last error %q reads back as %+v, want code %s", s.State(sid).LastError, info, apperr.LLMProviderStatus)
 	}
 }
+
+// A reply still streaming (another turn's, maybe of another process) is
+// never summarised half-written, and nothing after it is archived.
+func TestAReplyStillStreamingIsNotSummarised(t *testing.T) {
+	db, f, s, sid := setup(t, 6)
+	ctx := context.Background()
+	addMessages(t, db, sid, 3)
+	streaming := &store.Message{SessionID: sid, Role: store.RoleAssistant, Content: "half", Status: store.StatusStreaming}
+	if err := db.InsertMessage(ctx, streaming); err != nil {
+		t.Fatal(err)
+	}
+	addMessages(t, db, sid, 4) // 8 active messages: over the threshold
+	if done, err := s.MaybeSummarize(ctx, sid, "openai/x"); done || err != nil || len(f.calls) != 0 {
+		t.Fatalf("summarised across a streaming reply: %v %v, %d calls", done, err, len(f.calls))
+	}
+	m, err := db.GetMessage(ctx, streaming.ID)
+	if err != nil || m.ArchivedAt != nil {
+		t.Fatalf("the streaming reply was archived: %+v, %v", m, err)
+	}
+}

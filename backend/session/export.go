@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"time"
 
+	"playchat/backend/apperr"
 	"playchat/backend/event"
 	"playchat/backend/redact"
 	"playchat/backend/store"
@@ -130,6 +131,12 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 		dm := DocMessage{ID: m.ID, ParentID: m.ParentID, Role: m.Role, Content: m.Content, Status: m.Status, Error: redact.URLCredentials(m.Error), Model: m.Model,
 			PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
 			MemoryID: m.MemoryID, Tags: msgTags[m.ID]}
+		if m.Status == store.StatusStreaming {
+			// Still being written (another turn, or another process): the
+			// file holds it as a reply cut off at the moment of the export,
+			// which an import accepts.
+			dm.Status, dm.Error = store.StatusPartial, apperr.New(apperr.ChatReplyUnfinished, nil).Error()
+		}
 		if m.ToolActivity != "" {
 			dm.ToolActivity = json.RawMessage(m.ToolActivity)
 		}

@@ -19,7 +19,9 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite "modernc.org/sqlite" // also registers the "sqlite" driver (Check)
+
+	"playchat/backend/filelock"
 )
 
 // ErrNotFound is returned when a row asked for by id does not exist.
@@ -32,10 +34,22 @@ const BusyTimeout = 30 * time.Second
 type DB struct {
 	bun  *bun.DB
 	path string
+	// health is the run-time damage state of every connection (health.go).
+	health *health
+	// owner is this open's stream-owner id and lock (streams.go): the
+	// replies it writes while they stream carry the id.
+	owner     string
+	ownerLock *filelock.Lock
 }
 
 // FileName is the database file's name inside the data dir.
 const FileName = "playchat.db"
+
+// StartLockSuffix names the start-up lock file beside the database
+// (playchat.db-start.lock): Open holds it while it checks, creates and
+// migrates the database, so N processes starting at once on a fresh data
+// dir run those steps one after another, and each later one finds them done.
+const StartLockSuffix = "-start.lock"
 
 // DSN returns the modernc.org/sqlite data source name for path with WAL,
 // busy timeout, foreign keys and immediate transactions.
@@ -52,28 +66,52 @@ func DSN(path string) string {
 
 // Open opens (creating if needed) the database at path and migrates it to the
 // latest schema version. The parent directory is created with mode 0700.
+//
+// Every first-start step runs under the start-up lock (StartLockSuffix), so
+// any number of processes may open one path at once: the first creates the
+// file, switches it to WAL and migrates it; the others wait, then find it
+// ready. Before anything is written the file is checked (check.go; the full
+// quick_check when the file is not known to be sound, clean.go): a damaged
+// database or one written by a newer playchat is refused with a coded error
+// and left untouched. Replies that a process which has since ended left
+// streaming are marked interrupted (RecoverInterrupted).
 func Open(ctx context.Context, path string) (*DB, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	lock, err := filelock.Acquire(path + StartLockSuffix)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer lock.Unlock()
+	full := !anotherOwnerAlive(path) && !knownClean(path) // clean.go
+	if err := check(ctx, path, full); err != nil {
+		return nil, err
+	}
 	db, err := OpenUnmigrated(path)
 	if err != nil {
 		return nil, err
 	}
 	if err := db.Migrate(ctx); err != nil {
-		db.Close()
+		db.abandon()
 		return nil, err
+	}
+	if _, err := db.RecoverInterrupted(ctx); err != nil {
+		db.abandon()
+		return nil, fmt.Errorf("mark interrupted replies: %w", err)
 	}
 	return db, nil
 }
 
 // OpenUnmigrated opens the database without applying migrations (tests use
-// it to build a database at an earlier schema version).
+// it to build a database at an earlier schema version). It neither checks
+// the file nor takes the start-up lock.
 func OpenUnmigrated(path string) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	sqldb, err := sql.Open("sqlite", DSN(path))
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
+	h := &health{path: path}
+	sqldb := sql.OpenDB(connector{dsn: DSN(path), base: &sqlite.Driver{}, h: h})
 	sqldb.SetMaxOpenConns(8)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	if err := sqldb.Ping(); err != nil {
@@ -88,7 +126,12 @@ func OpenUnmigrated(path string) (*DB, error) {
 			return nil, fmt.Errorf("protect %s: %w", p, err)
 		}
 	}
-	return &DB{bun: bun.NewDB(sqldb, sqlitedialect.New()), path: path}, nil
+	d := &DB{bun: bun.NewDB(sqldb, sqlitedialect.New()), path: path, health: h}
+	if err := d.claimOwner(); err != nil {
+		sqldb.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
 // Path is the database file's path.
@@ -97,8 +140,33 @@ func (d *DB) Path() string { return d.path }
 // Bun exposes the bun handle for packages that own their tables' queries.
 func (d *DB) Bun() *bun.DB { return d.bun }
 
-// Close closes the database.
-func (d *DB) Close() error { return d.bun.Close() }
+// Close closes the database and gives up its stream-owner lock (a reply
+// still marked streaming is then marked interrupted by the next start).
+// When it was the database's last connection it records the file as
+// cleanly closed, so the next start may skip the full check (clean.go).
+func (d *DB) Close() error {
+	// Under the start-up lock, so that no start checks the file while the
+	// marker is being taken.
+	lock, lerr := filelock.Acquire(d.path + StartLockSuffix)
+	err := d.bun.Close()
+	if err == nil && lerr == nil {
+		writeCleanMark(d.path, d.health.err() != nil)
+	}
+	lock.Unlock()
+	d.ownerLock.Remove()
+	return err
+}
+
+// abandon closes a DB that Open could not finish (it holds the start-up
+// lock already): no clean marker is written.
+func (d *DB) abandon() {
+	d.bun.Close()
+	d.ownerLock.Remove()
+}
+
+// Damage returns the StoreDamaged error once a statement found the
+// database damaged (every write is refused from then on), else nil.
+func (d *DB) Damage() error { return d.health.err() }
 
 // Tx runs fn in one immediate write transaction: committed if fn returns nil,
 // rolled back otherwise.

@@ -14,10 +14,15 @@ import (
 // the active leaf). m becomes the active leaf when its parent was the active
 // leaf (or the session was empty), so a reply to a question the user has
 // since switched away from is stored on its branch without taking the
-// window there. InsertBranch starts a sibling instead.
+// window there. InsertBranch starts a sibling instead. A reply inserted with
+// status streaming carries this DB's owner id (streams.go).
 func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 	if m.Status == "" {
 		m.Status = StatusComplete
+	}
+	m.StreamOwner = ""
+	if m.Status == StatusStreaming {
+		m.StreamOwner = d.owner
 	}
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = now()

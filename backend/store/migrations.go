@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/migrate"
 )
 
 // Migration names, in order. A database at any of them opens and migrates to
@@ -283,7 +281,7 @@ var steps = []step{
 			DELETE FROM message_fts WHERE rowid = old.id;
 			DELETE FROM message_search_pending WHERE message_id = old.id;
 		END`,
-		`INSERT INTO message_search_pending (message_id) SELECT id FROM messages`,
+		`INSERT OR IGNORE INTO message_search_pending (message_id) SELECT id FROM messages`,
 	}},
 	{MigrationTurnContextUsage, []string{
 		`CREATE TABLE turn_context_usage (
@@ -301,87 +299,15 @@ var postSteps = map[string]func(ctx context.Context, tx bun.Tx) error{
 	MigrationDesign: convertJSONEmbeddings,
 }
 
-// newMigrations registers the steps up to and including upTo ("" = all).
-func newMigrations(upTo string) (*migrate.Migrations, error) {
-	ms := migrate.NewMigrations()
-	found := upTo == ""
-	ordered := append([]step(nil), steps...)
-	sort.Slice(ordered, func(i, j int) bool { return ordered[i].name < ordered[j].name })
-	for _, s := range ordered {
-		s := s
-		ms.Add(migrate.Migration{
-			Name: s.name,
-			Up: func(ctx context.Context, mg *migrate.Migrator, _ *migrate.Migration) error {
-				return mg.DB().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-					for _, stmt := range s.stmts {
-						if _, err := tx.ExecContext(ctx, stmt); err != nil {
-							return fmt.Errorf("migration %s: %w", s.name, err)
-						}
-					}
-					if post := postSteps[s.name]; post != nil {
-						return post(ctx, tx)
-					}
-					return nil
-				})
-			},
-		})
-		if s.name == upTo {
-			found = true
-			break
-		}
-	}
-	if !found {
-		return nil, fmt.Errorf("unknown migration %q", upTo)
-	}
-	return ms, nil
-}
-
-// Migrate applies every pending migration.
-func (d *DB) Migrate(ctx context.Context) error { return d.MigrateTo(ctx, "") }
-
-// MigrateTo applies pending migrations up to and including name ("" = all).
-// It returns an error naming the failed step; steps already applied stay.
-func (d *DB) MigrateTo(ctx context.Context, name string) error {
-	ms, err := newMigrations(name)
-	if err != nil {
-		return err
-	}
-	mg := migrate.NewMigrator(d.bun, ms, migrate.WithMarkAppliedOnSuccess(true))
-	if err := mg.Init(ctx); err != nil {
-		return fmt.Errorf("init migrations: %w", err)
-	}
-	if _, err := mg.Migrate(ctx); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
-}
-
-// AppliedMigrations lists the names of applied migrations, oldest first.
-func (d *DB) AppliedMigrations(ctx context.Context) ([]string, error) {
-	ms, err := newMigrations("")
-	if err != nil {
-		return nil, err
-	}
-	mg := migrate.NewMigrator(d.bun, ms)
-	if err := mg.Init(ctx); err != nil {
-		return nil, err
-	}
-	applied, err := mg.AppliedMigrations(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(applied))
-	for _, m := range applied {
-		names = append(names, m.Name)
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
 // convertJSONEmbeddings moves embedding_json (a JSON array of numbers, the
 // original format) into the float32 BLOB columns, then drops the JSON column.
 func convertJSONEmbeddings(ctx context.Context, tx bun.Tx) error {
 	for _, table := range []string{"memories", "local_knowledge_docs"} {
+		if has, err := hasColumn(ctx, tx, table, "embedding_json"); err != nil {
+			return err
+		} else if !has {
+			continue // converted already (the step ran before but was not recorded)
+		}
 		var rows []struct {
 			ID   int64  `bun:"id"`
 			JSON string `bun:"embedding_json"`

@@ -11,6 +11,10 @@ const (
 	StatusComplete = "complete" // the reply streamed to its end
 	StatusPartial  = "partial"  // the stream stopped early (Stop, or the network failed mid-way)
 	StatusError    = "error"    // nothing usable arrived; Error says why
+	// StatusStreaming: the reply is still being written (streams.go); its
+	// StreamOwner is the process writing it. A start marks one whose owner
+	// has ended partial (or error) with the error ChatReplyInterrupted.
+	StatusStreaming = "streaming"
 )
 
 // Message roles.
@@ -61,8 +65,11 @@ type Message struct {
 	ErrorInfo string `bun:"error_info"`
 	// Sources are the web pages the reply's turn cited (web_search,
 	// read_knowledge) as a JSON array of {title, url}; "" when none.
-	Sources   string    `bun:"sources"`
-	CreatedAt time.Time `bun:"created_at"`
+	Sources string `bun:"sources"`
+	// StreamOwner is the owner id (DB.Owner) of the process writing a reply
+	// that is still streaming; "" for every other message.
+	StreamOwner string    `bun:"stream_owner"`
+	CreatedAt   time.Time `bun:"created_at"`
 	// ContextUsage, when set on a reply given to InsertMessage, is stored in
 	// the same transaction as the reply's context report (JSON of
 	// chat.ContextReport, table turn_context_usage). It is not a column of

@@ -45,12 +45,13 @@ func (d *DB) AddMemoryTags(ctx context.Context, memoryID int64, tags []string) e
 
 // UntaggedMessages returns up to limit user and assistant messages with
 // text and without a tag, newest first (the tagger's backlog at start).
-// Replies that failed with nothing written are left out.
+// Replies that failed with nothing written are left out, and so are
+// replies still streaming (tagged once they are finished).
 func (d *DB) UntaggedMessages(ctx context.Context, limit int) ([]Message, error) {
 	var ms []Message
 	err := d.bun.NewSelect().Model(&ms).
 		Where("role IN (?)", bun.In([]string{RoleUser, RoleAssistant})).
-		Where("trim(content) <> ''").
+		Where("trim(content) <> ''").Where("status <> ?", StatusStreaming).
 		Where("NOT EXISTS (SELECT 1 FROM message_tags t WHERE t.message_id = message.id)").
 		OrderExpr("id DESC").Limit(limit).Scan(ctx)
 	return ms, err
@@ -70,8 +71,8 @@ func (d *DB) UntaggedMemories(ctx context.Context, sessionID string, limit int) 
 }
 
 // RecentMessages returns the newest limit user and assistant messages of
-// the sessions sessionIDs that have text, newest first (the word pool's
-// seed); none for no session.
+// the sessions sessionIDs that have text and are not still streaming,
+// newest first (the word pool's seed); none for no session.
 func (d *DB) RecentMessages(ctx context.Context, limit int, sessionIDs []string) ([]Message, error) {
 	var ms []Message
 	if len(sessionIDs) == 0 {
@@ -80,7 +81,7 @@ func (d *DB) RecentMessages(ctx context.Context, limit int, sessionIDs []string)
 	err := d.bun.NewSelect().Model(&ms).
 		Where("session_id IN (?)", bun.In(sessionIDs)).
 		Where("role IN (?)", bun.In([]string{RoleUser, RoleAssistant})).
-		Where("trim(content) <> ''").
+		Where("trim(content) <> ''").Where("status <> ?", StatusStreaming).
 		OrderExpr("id DESC").Limit(limit).Scan(ctx)
 	return ms, err
 }

@@ -185,3 +185,23 @@ func TestSearchByTag(t *testing.T) {
 		t.Fatalf("a bare # = %v, want ErrEmptySearch", err)
 	}
 }
+
+// The tagger's backlog leaves out a reply that is still streaming: it is
+// tagged once it is finished.
+func TestAStreamingReplyIsNotInTheTaggingBacklog(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	r := streamingReply(t, db, "half a reply")
+	ms, err := db.UntaggedMessages(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.ID == r.ID {
+			t.Fatal("a streaming reply is in the backlog")
+		}
+	}
+	if len(ms) != 1 {
+		t.Errorf("backlog %+v, want the question only", ms)
+	}
+}

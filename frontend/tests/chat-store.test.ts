@@ -423,3 +423,27 @@ describe('reloading the history after a turn', () => {
     expect(chat.stored[3]).toBe(before[3])
   })
 })
+
+describe('a reply being written by another playchat (issue 21)', () => {
+  it('is read again until its writer finished or ended', async () => {
+    vi.useFakeTimers()
+    try {
+      const { chat } = setup()
+      sessionsApi.messages
+        .mockResolvedValueOnce([msg(1, 'user', 'q'), msg(2, 'assistant', 'so far', 'streaming')])
+        .mockResolvedValueOnce([msg(1, 'user', 'q'), msg(2, 'assistant', 'so far, and more', 'streaming')])
+        .mockResolvedValueOnce([msg(1, 'user', 'q'), { ...msg(2, 'assistant', 'so far, and more', 'partial'), error: 'interrupted' }])
+      await chat.loadMessages('s1')
+      expect(chat.messages.map((m) => m.status)).toEqual(['complete', 'streaming'])
+      await vi.advanceTimersByTimeAsync(2000)
+      expect(chat.messages[1].content).toBe('so far, and more')
+      await vi.advanceTimersByTimeAsync(2000)
+      expect(chat.messages[1].status).toBe('partial')
+      const calls = sessionsApi.messages.mock.calls.length
+      await vi.advanceTimersByTimeAsync(10000)
+      expect(sessionsApi.messages.mock.calls.length).toBe(calls) // no more reads once it ended
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})

@@ -7,6 +7,7 @@ import SettingFieldRow from '@/components/SettingFieldRow.vue'
 import { i18n, initLocale, setLocale } from '@/i18n'
 import en from '@/locales/en'
 import ja from '@/locales/ja'
+import { useChatStore } from '@/stores/chat'
 import { draftMessage, fromStored } from '@/utils/turn'
 import { testI18n } from './helpers'
 
@@ -177,6 +178,37 @@ describe('MessageItem', () => {
       fromStored({ ...base, role: 'assistant', status: 'error', error: 'quota', archived: false, forgotten: false }),
     )
     expect(unknown.get('[data-test="error-text"]').attributes('title')).toBeUndefined()
+  })
+
+  it('marks a reply playchat could not finish (interrupted at the next start) in the UI language', () => {
+    const error = 'playchat ended before this reply was complete (it was closed by force, crashed, or the computer lost power); the text that had arrived is kept'
+    const errorInfo = { code: 'chat.replyInterrupted', params: {}, message: error }
+    const message = fromStored({ ...base, role: 'assistant', content: 'Half of the story', status: 'partial', error, errorInfo, archived: false, forgotten: false })
+    const ja = mount(MessageItem, { props: { message }, global: { plugins: [testI18n('ja')] } })
+    expect(ja.get('[data-test="interrupted"]').text()).toBe('中断')
+    expect(ja.get('[data-test="error-text"]').text()).toContain('返答が終わる前に playchat が終了しました')
+    expect(ja.text()).toContain('Half of the story')
+    const en = mountItem(message)
+    expect(en.get('[data-test="error-text"]').text()).toContain('playchat ended before this reply was complete')
+  })
+
+  it('marks a stored reply another playchat is still writing', () => {
+    const w = mountItem(fromStored({ ...base, role: 'assistant', content: 'so far', status: 'streaming', archived: false, forgotten: false }))
+    expect(w.get('[data-test="writing"]').text()).toBe('Being written')
+    expect(w.find('[data-test="interrupted"]').exists()).toBe(false)
+    expect(w.find('[data-test="error"]').exists()).toBe(false)
+    expect(w.text()).toContain('so far')
+  })
+
+  it('offers no Regenerate under a reply another playchat is still writing', () => {
+    const chat = useChatStore()
+    const q = fromStored({ ...base, id: 1, role: 'user', status: 'complete', archived: false, forgotten: false })
+    const writing = fromStored({ ...base, id: 2, role: 'assistant', status: 'streaming', archived: false, forgotten: false })
+    chat.stored = [q, writing]
+    expect(mountItem(writing).find('[data-testid="regenerate"]').exists()).toBe(false)
+    const done = { ...writing, status: 'complete' }
+    chat.stored = [q, done]
+    expect(mountItem(done).find('[data-testid="regenerate"]').exists()).toBe(true)
   })
 
   it('renders markdown for the assistant only', () => {

@@ -65,3 +65,29 @@ describe('failedReply', () => {
     expect(failedReply('', 'no model')).toEqual({ status: 'error', error: 'no model' })
   })
 })
+
+describe('replies stored while they stream (issue 21)', () => {
+  const streamingRow = (id: number, parentId: number, content: string) =>
+    fromStored({ ...stored(id, 'assistant', content), status: 'streaming', parentId })
+
+  it('labels a stored reply still being written elsewhere', () => {
+    expect(replyOutcome({ status: 'streaming', error: '', pending: false })).toBe('writing')
+    expect(replyOutcome({ status: 'partial', error: 'playchat ended before this reply was complete', pending: false })).toBe('interrupted')
+  })
+
+  it('shows the live copy of this window’s reply, not its stored streaming row', () => {
+    const q = fromStored({ ...stored(1, 'user', 'q'), parentId: 0 })
+    const user = { ...draftMessage('u', 'user', 'q', '', 's'), id: 1 }
+    const assistant = draftMessage('r', 'assistant', 'live text so far', '', 's')
+    const shown = visibleMessages([q, streamingRow(2, 1, 'older stored text')], [{ user, assistant }])
+    expect(shown.map((m) => m.content)).toEqual(['q', 'live text so far'])
+  })
+
+  it('keeps a reply another playchat is writing', () => {
+    const history = [fromStored(stored(1, 'user', 'q')), streamingRow(2, 1, 'from the CLI')]
+    const user = { ...draftMessage('u', 'user', 'other', '', 's'), id: 7 }
+    const assistant = draftMessage('r', 'assistant', '', '', 's')
+    expect(visibleMessages(history, [{ user, assistant }]).map((m) => m.content)).toEqual(['q', 'from the CLI', 'other', ''])
+    expect(visibleMessages(history, [])).toBe(history)
+  })
+})

@@ -81,6 +81,12 @@ type Response struct {
 	FirstByteDelay time.Duration `json:"first_byte_delay,omitempty"`
 	ChunkDelay     time.Duration `json:"chunk_delay,omitempty"`
 
+	// Hold, when not nil (Go tests only), stops the stream after HoldAfter
+	// events until it is closed (or the request ends): a test reads what
+	// the client did mid-stream, then lets the rest come.
+	Hold      <-chan struct{} `json:"-"`
+	HoldAfter int             `json:"-"`
+
 	// FinishReason of the finish chunk (default "tool_calls" when
 	// ToolCallChunks is set, else "stop").
 	FinishReason string `json:"finish_reason,omitempty"`

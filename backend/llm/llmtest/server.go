@@ -412,6 +412,13 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 		if i > 0 && !wait(ctx, resp.ChunkDelay) {
 			return
 		}
+		if resp.Hold != nil && i == resp.HoldAfter {
+			select {
+			case <-resp.Hold:
+			case <-ctx.Done():
+				return
+			}
+		}
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", ev); err != nil {
 			return
 		}

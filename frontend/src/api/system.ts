@@ -1,5 +1,6 @@
 import * as SystemService from '../../wailsjs/go/app/SystemService'
-import { BrowserOpenURL } from '../../wailsjs/runtime/runtime'
+import type { app } from '../../wailsjs/go/models'
+import { BrowserOpenURL, Quit } from '../../wailsjs/runtime/runtime'
 import { call } from './errors'
 import type { AppInfo } from './types'
 
@@ -13,4 +14,15 @@ export function openExternal(url: string): void {
   } catch {
     window.open(url, '_blank', 'noopener')
   }
+}
+
+/** How the backend's start went (Go: app.StartupStatus): the window's first call. */
+export type StartupStatus = Omit<app.StartupStatus, 'convertValues'>
+
+/** The start-up status; a failed start (a damaged or newer database…) has ok false and its error. */
+export const startupStatus = (): Promise<StartupStatus> => call(() => SystemService.Startup())
+
+/** Ends the app (the start-up error screen's Quit). */
+export function quit(): void {
+  Quit()
 }

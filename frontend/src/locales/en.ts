@@ -1,5 +1,6 @@
 import type ja from './ja'
 import errors from './errors-en'
+import fatal from './fatal-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
 const en: typeof ja = {
@@ -65,7 +66,9 @@ const en: typeof ja = {
     partial: 'Stopped early',
     partialHint: 'You stopped this reply; the text so far is kept',
     interrupted: 'Interrupted',
-    interruptedHint: 'The connection or the server failed before the reply was complete',
+    interruptedHint: 'The reply ended before it was complete: the connection or the server failed, or playchat itself ended (closed by force, crashed, power lost)',
+    writing: 'Being written',
+    writingHint: 'Another playchat (such as `playchat ask`) or another turn is still writing this reply; it fills in by itself',
     unanswered: 'Not answered',
     unansweredHint: 'This question got no reply, so it is not sent to the model with your later messages. Retry asks again; Remove takes it away.',
     retry: 'Retry',
@@ -474,6 +477,7 @@ const en: typeof ja = {
     pausedFailing: 'Automatic tags are paused: the requests to {model} keep failing.',
     pausedResume: 'They resume when you change SUMMARY_MODEL or AUTO_TAGS in Settings, or at the next start.',
   },
+  fatal,
   learned: {
     title: 'Learned from the web',
     search: 'Search learned knowledge',

@@ -51,6 +51,13 @@ const errors: typeof ja = {
       answered: 'Message {id} has a reply: only a question without an answer can be removed',
       busy: 'A reply in this chat is still being written: wait for it or stop it first',
       internal: 'An internal error in playchat ended the reply ({detail}). Your message is kept; the details are in the log (Settings → Open log folder).',
+      replyInterrupted: 'playchat ended before this reply was complete (it was closed by force, crashed, or the computer lost power); the text that had arrived is kept',
+      replyUnfinished: 'This reply was still being written when the chat was exported; the text up to then is kept',
+      replyStreaming: 'The reply to message {id} is still being written (by another playchat, such as `playchat ask`): wait until it is finished',
+    },
+    store: {
+      damaged: 'The database {path} is damaged ({detail}). playchat does not write into it and leaves the file as it is. Quit playchat and restore the data folder {dir} from a backup (a copy of the folder made before the damage).',
+      newerSchema: 'The database {path} was written by a newer version of playchat (it has the change “{migration}”; this version knows changes up to “{latest}”). Use that newer version of playchat, or restore the data folder {dir} from a backup made with this version.',
     },
     llm: {
       wrongBaseURL: 'The model server answered 404 (not found): {detail}. The base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, usually ending in /v1.',

@@ -1,4 +1,5 @@
 import errors from './errors-ja'
+import fatal from './fatal-ja'
 
 // Japanese UI strings. en.ts must have the same keys (its type is checked against this file).
 export default {
@@ -64,7 +65,9 @@ export default {
     partial: '途中で停止',
     partialHint: 'あなたが停止した応答です。そこまでの本文は残しています',
     interrupted: '中断',
-    interruptedHint: '応答の途中で接続またはサーバーのエラーにより中断されました',
+    interruptedHint: '応答が完了する前に終わりました（接続やサーバーのエラー、または playchat 自体の終了: 強制終了・クラッシュ・電源断）',
+    writing: '書き込み中',
+    writingHint: '別の playchat（`playchat ask` など）か別の応答がまだこの返答を書いています。自動で更新されます',
     unanswered: '未回答',
     unansweredHint: 'この質問には返答がなかったため、以降のメッセージと一緒にモデルへ送られることはありません。「再試行」でもう一度尋ね、「削除」で取り除きます。',
     retry: '再試行',
@@ -471,6 +474,7 @@ export default {
     pausedFailing: '自動タグ付けを一時停止しました：{model} へのリクエストが失敗し続けています。',
     pausedResume: '設定で SUMMARY_MODEL か AUTO_TAGS を変えると再開します（次回起動時にも再開します）。',
   },
+  fatal,
   learned: {
     title: 'ウェブから学んだ知識',
     search: '学習済みナレッジを検索',

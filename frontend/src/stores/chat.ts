@@ -11,7 +11,7 @@ import { reuseMessages } from '@/utils/reuseMessages'
 import { addMemStatsProbe, noteTurnEnded } from '@/utils/memStats'
 import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '@/utils/frameBatcher'
 import {
-  draftMessage, failedReply, fromStored, mergeTool, visibleMessages, type ChatMessage,
+  draftMessage, failedReply, fromStored, mergeTool, STREAMING, visibleMessages, type ChatMessage,
 } from '@/utils/turn'
 import { useDraftStore } from './drafts'
 import { useNotesStore } from './notes'
@@ -19,6 +19,9 @@ import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
 
 export type TurnStatus = 'streaming' | 'stopping' | 'ended'
+
+/** How often a reply being written elsewhere is read again (followWriting). */
+export const WRITING_REFRESH_MS = 2000
 
 export interface Turn {
   turnId: string
@@ -125,7 +128,10 @@ export const useChatStore = defineStore('chat', () => {
     loading.value = true
     try {
       const list = await sessionsApi.messages(sessionId)
-      if (seq === loadSeq) stored.value = reuseMessages(stored.value, list.map(fromStored))
+      if (seq === loadSeq) {
+        stored.value = reuseMessages(stored.value, list.map(fromStored))
+        followWriting(sessionId)
+      }
       return true
     } catch (e) {
       if (seq !== loadSeq) return true
@@ -134,6 +140,25 @@ export const useChatStore = defineStore('chat', () => {
     } finally {
       if (seq === loadSeq) loading.value = false
     }
+  }
+
+  /**
+   * A stored reply that another playchat (`playchat ask`) or a turn from
+   * outside the window (Discord) is still writing fills in by itself: the
+   * history is read again every WRITING_REFRESH_MS while one is shown (the
+   * backend marks it interrupted once its writer has ended). A turn of this
+   * window reloads the history when it ends, so it is waited for instead.
+   */
+  let writingTimer: ReturnType<typeof setTimeout> | undefined
+  function followWriting(sessionId: string) {
+    clearTimeout(writingTimer)
+    writingTimer = undefined
+    if (!stored.value.some((m) => m.status === STREAMING)) return
+    writingTimer = setTimeout(() => {
+      if (sessions.currentId !== sessionId) return
+      if (isStreaming.value) followWriting(sessionId)
+      else void loadMessages(sessionId)
+    }, WRITING_REFRESH_MS)
   }
 
   // Opening another session shows its history.

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { errorMessage } from '@/api/errors'
+import { errorMessage, infoOf } from '@/api/errors'
+import { useFatalStore } from './fatal'
 import { localizeError, type Translate } from '@/utils/errorText'
 
 export type ToastKind = 'error' | 'info' | 'success'
@@ -36,6 +37,7 @@ export const timeoutFor = (kind: ToastKind): number =>
   kind === 'error' ? ERROR_TOAST_TIMEOUT_MS : TOAST_TIMEOUT_MS
 
 export const useToastStore = defineStore('toasts', () => {
+  const fatal = useFatalStore()
   const toasts = ref<Toast[]>([])
   const timers = new Map<number, ReturnType<typeof setTimeout>>()
   const durations = new Map<number, number>()
@@ -61,6 +63,7 @@ export const useToastStore = defineStore('toasts', () => {
 
   /** Shows a toast; `timeout` 0 keeps it until dismissed. */
   function push(message: string, kind: ToastKind = 'error', timeout = timeoutFor(kind)): number {
+    if (kind === 'error') fatal.check(infoOf(message))
     return add({ kind, message }, timeout)
   }
 
@@ -86,6 +89,8 @@ export const useToastStore = defineStore('toasts', () => {
 
   /** Shows any thrown value as an error toast (ToastList words it in the UI language). */
   function error(reason: unknown, prefix?: string): number {
+    // A damaged database (store.damaged) ends the chat: the error screen.
+    fatal.check(infoOf(reason))
     const msg = errorMessage(reason)
     if (!prefix) return push(msg, 'error')
     return add({ kind: 'error', message: `${prefix}: ${msg}`, prefix }, timeoutFor('error'))

@@ -69,6 +69,16 @@ export interface LiveTurn {
  */
 export function visibleMessages(stored: ChatMessage[], live: LiveTurn[]): ChatMessage[] {
   if (live.length === 0) return stored
+  // A live turn's reply is stored while it streams (status "streaming"): a
+  // history loaded meanwhile holds it, but the live copy is the one shown.
+  const liveUsers = new Set(live.map((t) => t.user.id).filter((id) => id !== 0))
+  const unknownUser = live.some((t) => t.user.id === 0)
+  const last = stored[stored.length - 1]
+  stored = stored.filter(
+    (m) =>
+      !(m.role === 'assistant' && m.status === STREAMING && !m.pending &&
+        ((m.parentId !== undefined && liveUsers.has(m.parentId)) || (unknownUser && m === last))),
+  )
   const ids = new Set(stored.map((m) => m.id))
   const lastUser = [...stored].reverse().find((m) => m.role === 'user')
   const out = stored.slice()
@@ -85,15 +95,21 @@ export function visibleMessages(stored: ChatMessage[], live: LiveTurn[]): ChatMe
 /** The `error` the backend stores on a reply the user stopped. */
 export const STOPPED_ERROR = 'stopped'
 
+/** The status of a stored reply that is still being written (backend/store). */
+export const STREAMING = 'streaming'
+
 /**
  * How a reply ended, as the chat labels it: `stopped` by the user (partial,
  * error "stopped"), `interrupted` by a network or server failure after some
- * text arrived (partial with another error), `error` with no usable text.
+ * text arrived, or by playchat ending mid-reply (partial with another
+ * error), `error` with no usable text; `writing` while another turn or
+ * another playchat (`playchat ask`) is still writing a stored reply.
  */
-export type ReplyOutcome = 'streaming' | 'complete' | 'stopped' | 'interrupted' | 'error'
+export type ReplyOutcome = 'streaming' | 'writing' | 'complete' | 'stopped' | 'interrupted' | 'error'
 
 export function replyOutcome(m: Pick<ChatMessage, 'status' | 'error' | 'pending'>): ReplyOutcome {
   if (m.pending) return 'streaming'
+  if (m.status === STREAMING) return 'writing'
   if (m.status === 'error') return 'error'
   if (m.status === 'partial') {
     // Replies stored before the error text existed have none: they were stops.

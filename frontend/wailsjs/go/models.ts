@@ -984,6 +984,44 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class StartupStatus {
+	    ok: boolean;
+	    error?: apperr.Info;
+	    dataDir: string;
+	    locale: string;
+	    uiLanguage: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new StartupStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.error = this.convertValues(source["error"], apperr.Info);
+	        this.dataDir = source["dataDir"];
+	        this.locale = source["locale"];
+	        this.uiLanguage = source["uiLanguage"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class StoredContextReport {
 	    found: boolean;
 	    report: chat.ContextReport;

@@ -13,3 +13,5 @@ export function OpenLogFolder():Promise<void>;
 export function SelfTestPanic():Promise<void>;
 
 export function SelfTestReport(arg1:string):Promise<void>;
+
+export function Startup():Promise<app.StartupStatus>;

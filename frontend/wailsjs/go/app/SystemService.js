@@ -25,3 +25,7 @@ export function SelfTestPanic() {
 export function SelfTestReport(arg1) {
   return window['go']['app']['SystemService']['SelfTestReport'](arg1);
 }
+
+export function Startup() {
+  return window['go']['app']['SystemService']['Startup']();
+}
