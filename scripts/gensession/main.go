@@ -44,7 +44,7 @@ var longUnits = map[string][]string{
 	},
 }
 
-// longText is a text of exactly n bytes (cut at a character boundary, so up
+// longText is a text of at most n bytes (cut at a character boundary, so up
 // to 3 bytes less) of the kind's units, with a numbered marker every unit so
 // the place in it can be told on screen.
 func longText(kind string, n int) (string, error) {
@@ -63,6 +63,9 @@ func longText(kind string, n int) (string, error) {
 	}
 	s := b.String()
 	cut := n - len(tail)
+	if kind == "code" {
+		cut-- // room for the line break before the closing fence
+	}
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
