@@ -109,6 +109,10 @@ const en: typeof ja = {
     copied: 'Copied',
     copyFailed: 'Could not copy',
     diagramError: 'The diagram could not be drawn: {error}',
+    longShown: 'A long message: the first {shown} of {total} is shown.',
+    showAll: 'Show all ({size})',
+    showLess: 'Show less',
+    rendering: 'Showing the rest… {percent}%',
   },
   model: {
     label: 'Model',

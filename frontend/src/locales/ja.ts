@@ -108,6 +108,10 @@ export default {
     copied: 'コピーしました',
     copyFailed: 'コピーできませんでした',
     diagramError: '図を描けませんでした: {error}',
+    longShown: '長いメッセージです。全体 {total} のうち先頭の {shown} を表示しています。',
+    showAll: 'すべて表示（{size}）',
+    showLess: '折りたたむ',
+    rendering: '残りを表示しています… {percent}%',
   },
   model: {
     label: 'モデル',
