@@ -11,17 +11,22 @@ vi.mock('@/api/clipboard', () => ({ copyText: vi.fn(async (text: string) => void
 
 import MarkdownContent from '@/components/MarkdownContent.vue'
 import MessageItem from '@/components/MessageItem.vue'
-import { REVEAL_CHARS_PER_FRAME, REVEAL_FRAMES } from '@/composables/useReveal'
-import type { FrameScheduler } from '@/utils/frameBatcher'
+import { REVEAL_FRAMES, REVEAL_MAX_CHARS, REVEAL_START_CHARS, type RevealScheduler } from '@/composables/useReveal'
 import { HIGHLIGHT_MAX_CHARS } from '@/utils/highlight'
 import { LONG_MESSAGE_CHARS, PREVIEW_CHARS, SectionSplitter } from '@/utils/longMessage'
 import { markdownStats } from '@/utils/markdown'
 import { fromStored } from '@/utils/turn'
 import { flush, testI18n } from './helpers'
 
-/** Frames that come only when the test says so; the fallback timers never fire. */
-class HandFrames implements FrameScheduler {
+/** Frames that come only when the test says so, on a clock it sets; the fallback timers never fire. */
+class HandFrames implements RevealScheduler {
   queue: (() => void)[] = []
+  clock = 0
+  /** How far the clock moves from one frame to the next. */
+  frameMs = 16
+  now() {
+    return this.clock
+  }
   frame(cb: () => void) {
     this.queue.push(cb)
     return () => {
@@ -35,6 +40,7 @@ class HandFrames implements FrameScheduler {
   run(): boolean {
     const q = this.queue
     this.queue = []
+    this.clock += this.frameMs
     for (const f of q) f()
     return q.length > 0
   }
@@ -76,31 +82,33 @@ const view = (content: string, props: Record<string, unknown> = {}) =>
 describe('a long reply', () => {
   /**
    * Runs frames until none is asked for (or maxFrames); checks that each
-   * mounts sections of text of at most REVEAL_CHARS_PER_FRAME characters of
-   * Markdown together, or a single one.
+   * mounts one section, or sections of at most `most` weighted characters
+   * of Markdown together. Returns how many sections each frame mounted.
    */
-  async function runFrames(text: string, sections: () => unknown[], maxFrames = Infinity): Promise<number> {
-    const sizes = new SectionSplitter().split(text).sections.map((x) => x.text.length)
+  async function runFrames(text: string, sections: () => unknown[], maxFrames = Infinity, most = REVEAL_MAX_CHARS): Promise<number[]> {
+    const sizes = new SectionSplitter().split(text).sections.map((x) => x.weight)
     let count = sections().length
-    let n = 0
-    while (n < maxFrames && frames.run()) {
+    const mountedPerFrame: number[] = []
+    while (mountedPerFrame.length < maxFrames && frames.run()) {
       await nextTick()
       const now = sections().length
       expect(now).toBeGreaterThan(count)
       const chars = sizes.slice(count, now).reduce((a, b) => a + b, 0)
-      expect(now - count === 1 || chars <= REVEAL_CHARS_PER_FRAME).toBe(true)
+      expect(now - count === 1 || chars <= most).toBe(true)
+      mountedPerFrame.push(now - count)
       count = now
-      n++
     }
-    return n
+    return mountedPerFrame
   }
 
   it('mounts collapsed with its beginning shown, and "show all" renders the rest a little each frame', async () => {
     const text = longReply(MiB)
     const w = view(text)
     const sections = () => w.findAll('[data-test="md-section"]')
-    expect(sections().length).toBeGreaterThanOrEqual(1)
+    expect(sections()).toHaveLength(1) // the first section at once, the rest of the beginning next frame
     expect(w.text()).toContain('LONGSTART')
+    await runFrames(text, sections)
+    expect(sections().length).toBeGreaterThan(1)
     expect(w.text()).not.toContain('LONGEND')
     const shownChars = () => sections().reduce((n, s) => n + (s.element.textContent ?? '').length, 0)
     expect(shownChars()).toBeLessThan(2 * PREVIEW_CHARS)
@@ -113,7 +121,7 @@ describe('a long reply', () => {
     await nextTick()
     expect(w.find('[data-test="md-rendering"]').text()).toMatch(/^Showing the rest… \d+%$/)
     // The first frames (all of them would take minutes in jsdom: see the next test).
-    expect(await runFrames(text, sections, 4)).toBe(4)
+    expect(await runFrames(text, sections, 4)).toHaveLength(4)
     expect(frames.queue).toHaveLength(1) // and the next is asked for
     expect(w.text()).not.toContain('LONGEND')
   }, 60_000)
@@ -124,8 +132,11 @@ describe('a long reply', () => {
     const text = longReply(MiB / 4, true)
     const w = view(text, { expanded: true })
     const sections = () => Array.from(w.element.children as HTMLCollection).filter((c: Element) => c.classList.contains('md-section'))
-    const frameCount = await runFrames(text, sections)
-    expect(frameCount).toBeGreaterThan(text.length / REVEAL_CHARS_PER_FRAME - 5)
+    // Frames that come at once: the budget doubles each frame, up to its cap.
+    const perFrame = await runFrames(text, sections)
+    expect(perFrame.length).toBeGreaterThan(text.length / REVEAL_MAX_CHARS)
+    expect(perFrame[0]).toBe(1)
+    expect(Math.max(...perFrame)).toBeGreaterThan(4)
     expect(w.text()).toContain('LONGEND')
     expect(w.find('[data-test="md-more"]').exists()).toBe(false)
     expect(w.element.querySelectorAll('strong').length).toBe(text.split('**the dog**').length - 1)
@@ -134,6 +145,17 @@ describe('a long reply', () => {
     await w.setProps({ expanded: false })
     expect(w.text()).not.toContain('LONGEND')
     expect(w.find('[data-test="show-all"]').exists()).toBe(true)
+  }, 60_000)
+
+  it('mounts one section a frame while frames come late (a page costly to lay out, a busy machine)', async () => {
+    const text = longReply(MiB / 8, true)
+    frames.frameMs = 120
+    const w = view(text, { expanded: true })
+    const sections = () => Array.from(w.element.children as HTMLCollection).filter((c: Element) => c.classList.contains('md-section'))
+    const perFrame = await runFrames(text, sections, Infinity, REVEAL_START_CHARS)
+    expect(perFrame.length).toBeGreaterThan(10)
+    expect(perFrame.slice(2).every((n) => n === 1)).toBe(true)
+    expect(w.text()).toContain('LONGEND')
   }, 60_000)
 
   it('keeps a short reply as one block list, with no section or control', () => {

@@ -2,7 +2,7 @@
 // (utils/longMessage.ts, issue 21).
 import { describe, expect, it } from 'vitest'
 import {
-  PREVIEW_CHARS, SECTION_CHARS, SECTION_MAX_CHARS, SectionSplitter, formatSize, splitPlain, utf8Bytes,
+  DOLLAR_WEIGHT, PREVIEW_CHARS, SECTION_CHARS, SECTION_MAX_CHARS, SectionSplitter, formatSize, splitPlain, utf8Bytes,
   type Section,
 } from '@/utils/longMessage'
 import { renderMarkdown } from '@/utils/markdown'
@@ -80,11 +80,11 @@ describe('SectionSplitter', () => {
 
   it('keeps a loose list whole, and cuts a longer one only before an item, never before an indented line', () => {
     const item = (i: number) => `- item ${i} of a loose list\n\n  with a paragraph inside\n\n`
-    const list = Array.from({ length: 300 }, (_, i) => item(i)).join('') // ~15,000 characters
+    const list = Array.from({ length: 200 }, (_, i) => item(i)).join('') // ~11,000 characters
     const text = para(0).repeat(100) + list + para(1).repeat(200)
     const { sections } = new SectionSplitter().split(text)
     expectTiles(text, sections)
-    const [from, to] = [text.indexOf('- item 0'), text.indexOf('- item 299')]
+    const [from, to] = [text.indexOf('- item 0'), text.indexOf('- item 199')]
     for (const s of sections) expect(s.end <= from || s.end > to).toBe(true)
 
     const long = para(0) + Array.from({ length: 2000 }, (_, i) => item(i)).join('')
@@ -151,6 +151,19 @@ describe('SectionSplitter', () => {
     expect(sections[0].text.startsWith('[d]: https://example.com/docs "Docs"\n\n')).toBe(true)
     expect(renderMarkdown(sections[0].text)).toContain('<a href="https://example.com/docs" title="Docs"')
     expect(sections[1].text.includes('[d]:')).toBe(false) // no reference there: nothing added
+  })
+
+  it('cuts text dense with formulas into shorter sections: a formula costs more to show than prose', () => {
+    const math = 'Since $a^2 + b^2 = c^2$ and $e^{i\\pi} = -1$, we get $x$.\n\n'
+    const text = math.repeat(Math.ceil(100_000 / math.length))
+    const { sections } = new SectionSplitter().split(text)
+    expectTiles(text, sections)
+    for (const s of sections.slice(0, -1)) {
+      expect(s.weight).toBe(s.end - s.start + DOLLAR_WEIGHT * (s.text.split('$').length - 1))
+      expect(s.weight).toBeGreaterThanOrEqual(SECTION_CHARS)
+      expect(s.weight).toBeLessThan(SECTION_CHARS + 1000)
+      expect(s.end - s.start).toBeLessThan(SECTION_CHARS / 2)
+    }
   })
 
   it('renders a text of many kinds of blocks, section by section, exactly as the whole text', () => {

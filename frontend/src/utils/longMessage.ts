@@ -3,7 +3,7 @@
 // for minutes. A message longer than LONG_MESSAGE_CHARS is cut into sections
 // of about SECTION_CHARS at places where Markdown can start afresh, each
 // rendered on its own (MarkdownContent.vue shows the first ones and renders
-// the rest a few per frame). The cuts never fall inside a code fence or a
+// the rest a few per frame, composables/useReveal.ts). The cuts never fall inside a code fence or a
 // display formula, so every section renders as it would in the whole text:
 //
 //  1. a blank line followed by a line that starts at the left margin (not a
@@ -28,11 +28,25 @@
 /** Messages longer than this (characters, UTF-16 units) are rendered in sections. */
 export const LONG_MESSAGE_CHARS = 32_000
 /** A section ends at the first good place (rule 1) after this many characters. */
-export const SECTION_CHARS = 8_000
+export const SECTION_CHARS = 4_000
 /** Without a blank line by this length, a line break will do (rules 2 and 3). */
-export const SECTION_MAX_CHARS = 24_000
-/** A long message shows its sections up to about this many characters until "show all". */
-export const PREVIEW_CHARS = 16_000
+export const SECTION_MAX_CHARS = 16_000
+/**
+ * A long message shows its sections up to about this many characters until
+ * "show all" (its first section at once, the others over the next frames:
+ * 8,000 characters dense with formulas, code and tables take WebKit a few
+ * hundred milliseconds to render and lay out).
+ */
+export const PREVIEW_CHARS = 8_000
+
+/**
+ * What a character of a formula costs, counted per dollar sign: KaTeX's
+ * output is dozens of elements per formula (HTML and MathML), which WebKit
+ * takes far longer to render and lay out than prose. Sections (and what a
+ * frame mounts) are measured in these weighted characters, so a page dense
+ * with formulas is cut into shorter sections.
+ */
+export const DOLLAR_WEIGHT = 100
 
 /** One section: its Markdown text (with any repeated table header and link definitions) and where it starts. */
 export interface Section {
@@ -42,11 +56,14 @@ export interface Section {
   start: number
   /** Offset in the message just past the section. */
   end: number
+  /** Its length with formulas weighted (DOLLAR_WEIGHT): about what it costs to show. */
+  weight: number
 }
 
 interface Cut {
   start: number
   end: number
+  weight: number
   /** A table's header and delimiter rows, repeated at the top (rule 2 inside a table). */
   prefix: string
   /** The section's text as last built, and how many definitions it was built with. */
@@ -76,6 +93,8 @@ export class SectionSplitter {
   /** Start of the current (open) section. */
   private secStart = 0
   private secPrefix = ''
+  /** The weight of the open section's lines scanned so far. */
+  private secWeight = 0
   /** Start of the next line to scan. */
   private pos = 0
   private fence: { char: string; len: number } | null = null
@@ -100,7 +119,9 @@ export class SectionSplitter {
     const complete = this.lastCovered() < chars || this.pos >= text.length
     if (!complete) return { sections, complete: false }
     if (this.secStart < text.length || sections.length === 0) {
-      sections.push(this.section({ start: this.secStart, end: text.length, prefix: this.secPrefix }))
+      const rest = Math.max(this.pos, this.secStart)
+      const weight = this.secWeight + weigh(text, rest, text.length)
+      sections.push(this.section({ start: this.secStart, end: text.length, prefix: this.secPrefix, weight }))
     }
     return { sections, complete: true }
   }
@@ -110,6 +131,7 @@ export class SectionSplitter {
     this.cuts = []
     this.secStart = 0
     this.secPrefix = ''
+    this.secWeight = 0
     this.pos = 0
     this.fence = null
     this.inMath = false
@@ -132,14 +154,16 @@ export class SectionSplitter {
       c.text = this.defs.length && c.bracket ? this.defs.join('\n') + '\n\n' + body : body
       c.defsSeen = this.defs.length
     }
-    return { text: c.text, start: c.start, end: c.end }
+    return { text: c.text, start: c.start, end: c.end, weight: c.weight }
   }
 
-  private cut(at: number, prefix: string) {
+  /** Closes the open section at `at`; `weight` is its weight (the lines scanned by default). */
+  private cut(at: number, prefix: string, weight = this.secWeight) {
     if (at <= this.secStart) return
-    this.cuts.push({ start: this.secStart, end: at, prefix: this.secPrefix })
+    this.cuts.push({ start: this.secStart, end: at, prefix: this.secPrefix, weight })
     this.secStart = at
     this.secPrefix = prefix
+    this.secWeight = 0
   }
 
   private scan(chars: number) {
@@ -179,7 +203,7 @@ export class SectionSplitter {
         const c = text.charCodeAt(at)
         if (c >= 0xdc00 && c <= 0xdfff) at-- // not between the halves of a surrogate pair
       }
-      this.cut(at, '')
+      this.cut(at, '', this.secWeight + weigh(text, from, at))
     }
   }
 
@@ -192,17 +216,19 @@ export class SectionSplitter {
       if (closesFence(line, this.fence.char, this.fence.len)) this.fence = null
       this.prevBlank = false
       this.prevLine = null
+      this.secWeight += line.length + 1 // code: no formula in it
       return
     }
     const blank = BLANK.test(line)
     const margin = !blank && line[0] !== ' ' && line[0] !== '\t'
-    if (size >= SECTION_CHARS && this.prevBlank && margin && !LIST_ITEM.test(line)) {
+    if (this.secWeight >= SECTION_CHARS && this.prevBlank && margin && !LIST_ITEM.test(line)) {
       this.cut(ls, '') // rule 1
     } else if (size >= SECTION_MAX_CHARS && !this.inMath && !SETEXT.test(line) &&
       (margin || (size >= 2 * SECTION_MAX_CHARS && /^ {0,3}\S/.test(line)))) {
       this.cut(ls, this.tableHeader && line.includes('|') ? this.tableHeader + '\n' : '') // rule 2
     }
     if (blank) {
+      this.secWeight += line.length + 1
       this.prevBlank = true
       this.inMath = false
       this.prevLine = null
@@ -212,6 +238,7 @@ export class SectionSplitter {
     }
     const open = FENCE_OPEN.exec(line)
     if (open && !(open[1][0] === '`' && open[2].includes('`'))) {
+      this.secWeight += line.length + 1
       this.fence = { char: open[1][0], len: open[1].length }
       this.prevBlank = false
       this.prevLine = null
@@ -234,6 +261,7 @@ export class SectionSplitter {
     this.prevBlank = false
     this.prevLine = line
     this.cutLongLine(ls, le)
+    this.secWeight += weigh(text, Math.max(ls, this.secStart), le + 1)
   }
 }
 
@@ -244,6 +272,13 @@ function closesFence(line: string, char: string, len: number): boolean {
   let k = 0
   while (line[i + k] === char) k++
   return k >= len && BLANK.test(line.slice(i + k))
+}
+
+/** The weight of text[from, to): its length, each dollar sign counting DOLLAR_WEIGHT more. */
+function weigh(text: string, from: number, to: number): number {
+  let w = to - from
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 36) w += DOLLAR_WEIGHT
+  return w
 }
 
 /** How many times s holds sub, not overlapping. */
