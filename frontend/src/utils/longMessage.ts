@@ -32,10 +32,9 @@ export const SECTION_CHARS = 4_000
 /** Without a blank line by this length, a line break will do (rules 2 and 3). */
 export const SECTION_MAX_CHARS = 16_000
 /**
- * A long message shows its sections up to about this many characters until
- * "show all" (its first section at once, the others over the next frames:
- * 8,000 characters dense with formulas, code and tables take WebKit a few
- * hundred milliseconds to render and lay out).
+ * A long message shows its sections up to about this many (weighted)
+ * characters until "show all" (8,000 characters dense with code and tables
+ * take WebKit a few hundred milliseconds to render and lay out).
  */
 export const PREVIEW_CHARS = 8_000
 
