@@ -143,5 +143,5 @@ func (s *SessionService) ImportFromFile() (ImportResult, error) {
 	}
 	return ImportResult{Session: toSession(res.Session), Messages: res.Messages, Memories: res.Memories,
 		Format: res.Format, Sessions: res.Sessions, Placeholders: res.Placeholders, Skipped: res.Skipped,
-		SkippedConversations: res.SkippedConversations, Branches: res.Branches}, nil
+		SkippedConversations: res.SkippedConversations, Branches: res.Branches, Truncated: res.Truncated}, nil
 }

@@ -273,4 +273,8 @@ type ImportResult struct {
 	// Branches counts ChatGPT branches (edits, regenerations) other than
 	// the one shown, imported as versions to switch to.
 	Branches int `json:"branches"`
+	// Truncated counts messages over the 1 MiB limit of one message, cut
+	// there with a visible marker (ChatGPT and Claude exports only: a
+	// playchat session file with one is refused).
+	Truncated int `json:"truncated"`
 }

@@ -136,6 +136,10 @@ func sessionsImport(ctx context.Context, args []string, env Env) error {
 	}
 	fmt.Fprintf(env.Stderr, "imported %d sessions with %d messages from %s (%d placeholders for images, attachments and tool traces; skipped %d system, hidden or empty messages and %d empty conversations; %d other branches kept as versions)\n",
 		res.Sessions, res.Messages, res.Format, res.Placeholders, res.Skipped, res.SkippedConversations, res.Branches)
+	if res.Truncated > 0 {
+		fmt.Fprintf(env.Stderr, "cut %d messages at the %d MiB limit of one message (each ends with a \"[message cut: …]\" marker)\n",
+			res.Truncated, session.MaxMessageBytes>>20)
+	}
 	fmt.Fprintln(env.Stdout, res.Session.ID)
 	return nil
 }

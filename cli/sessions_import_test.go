@@ -46,16 +46,16 @@ func TestSessionsImportFromChatGPTAndClaudePrintsTheCounts(t *testing.T) {
 func TestSessionsImportOfABrokenExportStoresNothing(t *testing.T) {
 	env := []string{"PLAYCHAT_DATA_DIR=" + t.TempDir()}
 	file := filepath.Join(t.TempDir(), "conversations.json")
-	// A valid conversation, then one whose user message is over 1 MiB.
-	msg := func(text string) string {
-		b, _ := json.Marshal(text)
-		return `{"title":"t","create_time":1714550400,"mapping":{"u":{"id":"u","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":[` + string(b) + `]}}}}}`
+	// A valid conversation, then one whose title is over 200 characters.
+	msg := func(title string) string {
+		b, _ := json.Marshal(title)
+		return `{"title":` + string(b) + `,"create_time":1714550400,"mapping":{"u":{"id":"u","parent":null,"children":[],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}}}}}`
 	}
-	if err := os.WriteFile(file, []byte("["+msg("hi")+","+msg(strings.Repeat("x", 1<<20+1))+"]"), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte("["+msg("t")+","+msg(strings.Repeat("長", 201))+"]"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := runCLI(t, env, "", "sessions", "import", "--from", "auto", file)
-	if r.code != 1 || !strings.Contains(r.stderr, "conversations[1].messages[0]") {
+	if r.code != 1 || !strings.Contains(r.stderr, "conversations[1]: title") {
 		t.Fatalf("exit %d, stderr %.300s", r.code, r.stderr)
 	}
 	if r := runCLI(t, env, "", "sessions", "list", "--json"); strings.TrimSpace(r.stdout) != "[]" {

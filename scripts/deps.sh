@@ -86,7 +86,14 @@ fi
 
 go mod download
 
-if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+# A symlinked node_modules is an install shared with other checkouts (git
+# worktrees): npm ci would empty the directory it points to, under every
+# checkout that uses it. It is left alone; a stale one is only reported.
+if [ -L frontend/node_modules ]; then
+  if [ ! -e frontend/node_modules/.package-lock.json ]; then
+    echo "deps: frontend/node_modules is a symlink to a shared install that is missing or empty; not touching it" >&2
+  fi
+elif [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
   echo "deps: npm ci"
   (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -23,6 +23,10 @@ can be measured at ~5 ms resolution. Every command prints one number.
   xprobe.py key KEYSYM X Y W H TIMEOUT_MS
                                          sends KEYSYM (XTEST) and prints ms until the region
                                          changes (-1: never)
+  xprobe.py wheel BUTTON X Y W H TIMEOUT_MS
+                                         turns the mouse wheel once where the pointer is (XTEST
+                                         button 4 up, 5 down) and prints ms until the region
+                                         changes (-1: never)
   xprobe.py close WINDOW_ID              asks the window to close as a window manager's close
                                          button does (ICCCM WM_DELETE_WINDOW); prints 0
 """
@@ -149,6 +153,15 @@ def key(keysym, x, y, w, h, timeout):
     return changed(x, y, w, h, timeout, t0, first)
 
 
+def wheel(button, x, y, w, h, timeout):
+    first = grab(x, y, w, h)
+    t0 = time.monotonic()
+    xtest.fake_input(d, X.ButtonPress, button)
+    xtest.fake_input(d, X.ButtonRelease, button)
+    d.sync()
+    return changed(x, y, w, h, timeout, t0, first)
+
+
 def close(wid):
     """Sends WM_PROTOCOLS/WM_DELETE_WINDOW to the window (ICCCM 4.2.8.1)."""
     from Xlib import protocol
@@ -166,6 +179,8 @@ def main(argv):
     cmd, args = argv[0], argv[1:]
     if cmd == "key":
         print(key(args[0], *map(int, args[1:])))
+    elif cmd == "wheel":
+        print(wheel(*map(int, args)))
     elif cmd == "settle":
         x, y, w, h = map(int, args[:4])
         print(settle(x, y, w, h, args[4], int(args[5]), int(args[6])))

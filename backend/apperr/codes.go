@@ -13,6 +13,9 @@ const (
 	SessionTitleLength Code = "session.titleLength"
 	// SessionInvalidFile: an imported session file breaks the format; {detail} lists the problems (English).
 	SessionInvalidFile Code = "session.invalidFile"
+	// SessionMessageTooLong: an imported session file's {message} ({role}) is {bytes} bytes, over the
+	// {maxMiB} MiB limit of one message ({count} of its messages are over it); nothing was imported.
+	SessionMessageTooLong Code = "session.messageTooLong"
 
 	// SettingsPresetIncomplete: a model preset was saved without a label or a model.
 	SettingsPresetIncomplete Code = "settings.presetIncomplete"
@@ -32,6 +35,9 @@ const (
 	ChatUnreachable Code = "chat.unreachable"
 	// ChatToolLimit: the model kept calling tools for {rounds} rounds without answering.
 	ChatToolLimit Code = "chat.toolLimit"
+	// ChatReplyTooLong: the reply reached the {maxMiB} MiB limit of one message; the stream was stopped
+	// there and what arrived is kept (partial).
+	ChatReplyTooLong Code = "chat.replyTooLong"
 
 	// LLMProviderStatus: the provider answered HTTP {status} with {detail}.
 	LLMProviderStatus Code = "llm.providerStatus"
@@ -191,6 +197,8 @@ var templates = map[Code]string{
 
 	SessionTitleLength: "a title needs 1 to {max} characters",
 	SessionInvalidFile: "invalid session file: {detail}",
+	SessionMessageTooLong: "invalid session file: {message} ({role}) is {bytes} bytes, over the {maxMiB} MiB limit of one message " +
+		"({count} of its messages are over it); nothing was imported",
 
 	SettingsPresetIncomplete: "a preset needs a label and a model",
 
@@ -201,6 +209,7 @@ var templates = map[Code]string{
 	ChatTooLongForModel: "the message is too long for this model: about {used} tokens, the context window allows {limit}",
 	ChatUnreachable:     "cannot reach the model server at {host} ({reason})",
 	ChatToolLimit:       "{err} ({rounds} rounds): it kept calling tools and gave no answer",
+	ChatReplyTooLong:    "the reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself)",
 
 	LLMProviderStatus:      "provider returned {status}: {detail}",
 	LLMWrongBaseURL:        "provider returned 404: {detail}; the base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, to which /chat/completions is added (usually ending in /v1)",

@@ -180,3 +180,28 @@ func BenchmarkChunkRelay(b *testing.B) {
 	}
 	b.ReportMetric(float64(chunks)/time.Since(start).Seconds(), "chunks/s")
 }
+
+// BenchmarkPreviewWithA1MiBReply measures the context meter's preview (run
+// after every pause in typing) in a session whose last reply is 1 MiB, with
+// a real tokenizer (gpt-4o-mini: o200k_base): the reply's ~300,000 tokens
+// are counted once, not on every preview (counts.go).
+func BenchmarkPreviewWithA1MiBReply(b *testing.B) {
+	srv := llmtest.NewServer(b)
+	c := benchCore(b, srv)
+	ctx := context.Background()
+	sess, _ := c.DB.CreateSession(ctx, "long", "openai/gpt-4o-mini")
+	unit := "The quick brown fox jumps over the lazy dog. 吾輩は猫である。\n\n"
+	reply := strings.Repeat(unit, chat.MaxMessageBytes/len(unit))
+	for _, m := range []store.Message{{Role: store.RoleUser, Content: "書いて"}, {Role: store.RoleAssistant, Content: reply}} {
+		m.SessionID = sess.ID
+		if err := c.DB.InsertMessage(ctx, &m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := c.Chat.Preview(ctx, chat.PreviewRequest{SessionID: sess.ID, Text: fmt.Sprint("次の質問 ", i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

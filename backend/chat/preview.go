@@ -49,7 +49,7 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 		}
 	}
 	history = append(history, store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text})
-	counter := counterFor(model)
+	counter := s.counts.wrap(counterFor(model))
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true}
 	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.toolTokens(counter, model, false), s.layers, q, history)

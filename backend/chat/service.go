@@ -79,6 +79,8 @@ type Service struct {
 	mu       sync.Mutex
 	turns    map[string]*Turn
 	toolless map[string]bool // models whose provider rejected tools
+	// counts remembers the token counts of long messages (counts.go).
+	counts *countCache
 }
 
 // Options configure a Service.
@@ -118,7 +120,7 @@ func New(o Options) *Service {
 	layers := append(append([]layer.Layer{}, o.Layers...), memoryLayer{db: o.DB})
 	s := &Service{db: o.DB, llm: o.LLM, summarizer: o.Summarizer, settings: o.Settings,
 		layers: layers, tools: o.Tools, pinner: o.Pinner, checkModel: o.CheckModel, log: o.Logger, clock: o.Clock, turns: map[string]*Turn{}, toolless: map[string]bool{},
-		streamWriteEvery: streamWriteInterval}
+		streamWriteEvery: streamWriteInterval, counts: newCountCache()}
 	s.afterDone = o.AfterDone
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"playchat/backend/apperr"
 	"playchat/backend/event"
@@ -54,6 +55,11 @@ type reply struct {
 // set.ToolMaxRounds rounds of tools; the request after the last round goes
 // without tools so the model has to answer. A turn without tool calls is one
 // request. Text deltas of every round are emitted as chunks.
+//
+// The reply's text never grows past MaxMessageBytes: the delta that reaches
+// the limit is emitted up to it, the request is cancelled at once (a model
+// that loops would otherwise stream for ever), and the turn ends with the
+// text so far and a coded replyTooLong error (stored as partial).
 func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs []llm.Message, em event.Emitter) (*reply, error) {
 	r := &reply{}
 	maxRounds := set.ToolMaxRounds
@@ -61,8 +67,11 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		maxRounds = DefaultToolMaxRounds
 	}
 	toolsOn := s.tools != nil && s.tools.Len() > 0 && !s.isToolless(t.Model)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	capped := &replyCap{left: MaxMessageBytes, stop: func() { cancel(replyTooLong()) }}
 	onDelta := func(d string) {
-		if d != "" {
+		if d = capped.take(d); d != "" {
 			em.Emit(event.Event{Type: event.Chunk, Value: d})
 			t.writer.addText(d)
 		}
@@ -94,6 +103,14 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		r.text.WriteString(res.Text)
 		r.promptTokens += res.PromptTokens
 		r.completionTokens += res.CompletionTokens
+		if capped.reached {
+			// The client kept the whole last delta: keep what was emitted.
+			text := r.text.String()
+			r.text.Reset()
+			r.text.WriteString(cutBytes(text, MaxMessageBytes))
+			s.log.Warn("reply stopped at the message limit", "session", t.SessionID, "model", t.Model, "bytes", r.text.Len())
+			return r, replyTooLong()
+		}
 		if err != nil {
 			return r, err
 		}
@@ -112,6 +129,50 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 			return r, ctx.Err()
 		}
 	}
+}
+
+// replyTooLong is the error of a turn whose reply was stopped at the limit
+// (and the cause its request is cancelled with: the API log records it).
+func replyTooLong() error {
+	return apperr.New(apperr.ChatReplyTooLong, map[string]any{"maxMiB": MaxMessageBytes >> 20})
+}
+
+// replyCap counts down the bytes a reply may still take across the rounds
+// of a turn.
+type replyCap struct {
+	left    int
+	reached bool
+	stop    func()
+}
+
+// take returns the part of delta d that still fits (cut at a character
+// boundary); once the limit is reached it calls stop, once, and returns ""
+// for every later delta.
+func (c *replyCap) take(d string) string {
+	if c.reached {
+		return ""
+	}
+	if len(d) <= c.left {
+		c.left -= len(d)
+		return d
+	}
+	d = cutBytes(d, c.left)
+	c.left = 0
+	c.reached = true
+	c.stop()
+	return d
+}
+
+// cutBytes returns the longest beginning of s of at most n bytes that ends
+// at a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // runToolCalls appends the assistant's tool-call message and one tool

@@ -41,7 +41,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		s.fail(t, em, err, "")
 		return
 	}
-	counter := counterFor(t.Model)
+	counter := s.counts.wrap(counterFor(t.Model))
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil}
 	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -288,6 +289,42 @@ func TestALongReplyIsSplitIntoMessagesOfAtMost2000CodePoints(t *testing.T) {
 	}
 	if posts != 2 {
 		t.Fatalf("%d posts, want 2", posts)
+	}
+}
+
+// A reply of up to 1 MiB (a model that looped to the limit) would be some
+// 500 messages: it is posted as MaxReplyParts at most, the last saying
+// where the rest is.
+func TestAReplyTooLongForTenMessagesEndsWithANoteWhereTheRestIs(t *testing.T) {
+	r := newRig(t, "", discordtest.Options{})
+	waitState(t, r.bot, discord.StateConnected)
+	para := strings.Repeat("同じことを繰り返します。", 40) + "\n\n" // 482 runes
+	reply := strings.Repeat(para, 200)                  // 96,400 runes
+	r.llm.Enqueue(llmtest.Response{Chunks: llmtest.SplitEvery(reply, 4096)})
+	r.mention("長く書いて")
+	calls := r.waitPosts(t, discordtest.DefaultChannelID, discord.MaxReplyParts)
+	time.Sleep(300 * time.Millisecond) // nothing more comes
+	posts := 0
+	for _, c := range r.dc.Calls() {
+		if discordtest.MessagePost(discordtest.DefaultChannelID)(c) {
+			posts++
+		}
+	}
+	if posts != discord.MaxReplyParts {
+		t.Fatalf("%d posts, want %d", posts, discord.MaxReplyParts)
+	}
+	shown := 0
+	for _, c := range calls[:discord.MaxReplyParts-1] {
+		p := decode(t, c).Content
+		if n := len([]rune(p)); n > discord.MaxMessageRunes {
+			t.Fatalf("a part of %d runes", n)
+		}
+		shown += len([]rune(p))
+	}
+	last := decode(t, calls[discord.MaxReplyParts-1]).Content
+	if !strings.Contains(last, "返信が長すぎるため") || !strings.Contains(last, "is in this channel's chat in playchat") ||
+		!strings.Contains(last, fmt.Sprintf("about %d characters", len([]rune(reply))-shown)) {
+		t.Fatalf("last post %q (shown %d of %d runes)", last, shown, len([]rune(reply)))
 	}
 }
 

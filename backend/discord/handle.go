@@ -390,11 +390,12 @@ func (b *Bot) typing(ctx context.Context, channelID string) func() {
 }
 
 // reply posts text in m's channel as a reply to m, allowing a ping of its
-// author only.
+// author only; a reply longer than MaxReplyParts messages is cut there
+// (replyParts).
 func (b *Bot) reply(ctx context.Context, m *discordgo.MessageCreate, text string) {
 	no := false
 	ref := &discordgo.MessageReference{MessageID: m.ID, ChannelID: m.ChannelID, GuildID: m.GuildID, FailIfNotExists: &no}
-	if err := b.send(ctx, m.ChannelID, text, ref, []string{m.Author.ID}); err != nil {
+	if err := b.sendParts(ctx, m.ChannelID, replyParts(text), ref, []string{m.Author.ID}); err != nil {
 		b.log.Warn("discord: could not post the reply", "channel", m.ChannelID, "err", err)
 	}
 }

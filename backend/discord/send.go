@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -30,7 +31,34 @@ func (b *Bot) Send(ctx context.Context, channelID, text string, allowUserIDs ...
 
 // send is Send with a reference (a reply) on the first part.
 func (b *Bot) send(ctx context.Context, channelID, text string, ref *discordgo.MessageReference, allow []string) error {
+	return b.sendParts(ctx, channelID, Split(text, MaxMessageRunes), ref, allow)
+}
+
+// MaxReplyParts caps the messages one reply is posted as: a reply may hold
+// 1 MiB (a model that looped until the limit), which would be some 500
+// messages flooding the channel for minutes under Discord's rate limits.
+const MaxReplyParts = 10
+
+// replyParts cuts a reply with Split and, past MaxReplyParts, keeps the
+// first MaxReplyParts-1 parts and ends with a note saying how much more
+// there is and that all of it is in playchat.
+func replyParts(text string) []string {
 	parts := Split(text, MaxMessageRunes)
+	if len(parts) <= MaxReplyParts {
+		return parts
+	}
+	shown := 0
+	for _, p := range parts[:MaxReplyParts-1] {
+		shown += utf8.RuneCountInString(p)
+	}
+	rest := max(0, utf8.RuneCountInString(text)-shown)
+	note := fmt.Sprintf("✂️ 返信が長すぎるため、ここまでにしました（残り約 %d 文字は playchat のこのチャンネルのチャットにあります）。"+
+		"The reply is too long for Discord: the rest (about %d characters) is in this channel's chat in playchat.", rest, rest)
+	return append(parts[:MaxReplyParts-1:MaxReplyParts-1], note)
+}
+
+// sendParts posts each part as its own message, the first with ref (see Send).
+func (b *Bot) sendParts(ctx context.Context, channelID string, parts []string, ref *discordgo.MessageReference, allow []string) error {
 	if len(parts) == 0 {
 		return nil
 	}

@@ -59,6 +59,11 @@ func (c *Client) record(ctx context.Context, req Request, ep Endpoint, body any,
 		l.Error = scrub(apperr.Stored(callErr), ep.APIKey)
 		if errors.Is(callErr, context.Canceled) {
 			l.Error = CanceledLogError
+			// A caller that cancelled for a reason of its own (the reply
+			// reached the message limit) gave it as the cause.
+			if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+				l.Error = scrub(apperr.Stored(cause), ep.APIKey)
+			}
 		}
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sinkTimeout)

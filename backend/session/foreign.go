@@ -60,6 +60,9 @@ type Batch struct {
 	// window showed, selected after the import). They are imported too, as
 	// versions to switch to (Conversation.Parents).
 	Branches int
+	// Truncated counts the messages longer than MaxMessageBytes, cut there
+	// with a visible marker (CapMessage).
+	Truncated int
 }
 
 // Conversation is one conversation of a Batch; it becomes one session.
@@ -105,6 +108,9 @@ type Report struct {
 	Skipped              int           `json:"skipped"`
 	SkippedConversations int           `json:"skippedConversations"`
 	Branches             int           `json:"branches"`
+	// Truncated counts the messages of a ChatGPT or Claude export cut at
+	// the one-message limit with a visible marker (Batch.Truncated).
+	Truncated int `json:"truncated"`
 }
 
 // Sniff names the format of an import file's content: FromNative for an
@@ -118,22 +124,22 @@ func Sniff(data []byte) (string, error) {
 	switch {
 	case len(data) > 0 && data[0] == '{':
 		if err := json.Unmarshal(data, &keys); err != nil {
-			return "", &ValidationError{[]string{"not a session file: " + jsonProblem(err)}}
+			return "", &ValidationError{Problems: []string{"not a session file: " + jsonProblem(err)}}
 		}
 	case len(data) > 0 && data[0] == '[':
 		// Only the first conversation is read: the parser reads the rest.
 		dec := json.NewDecoder(bytes.NewReader(data))
 		if _, err := dec.Token(); err != nil {
-			return "", &ValidationError{[]string{"not a conversations file: " + jsonProblem(err)}}
+			return "", &ValidationError{Problems: []string{"not a conversations file: " + jsonProblem(err)}}
 		}
 		if !dec.More() {
-			return "", &ValidationError{[]string{"the file is an empty list: there are no conversations to import"}}
+			return "", &ValidationError{Problems: []string{"the file is an empty list: there are no conversations to import"}}
 		}
 		if err := dec.Decode(&keys); err != nil {
-			return "", &ValidationError{[]string{"not a list of conversations: " + jsonProblem(err)}}
+			return "", &ValidationError{Problems: []string{"not a list of conversations: " + jsonProblem(err)}}
 		}
 	default:
-		return "", &ValidationError{[]string{"not a session file: it is not JSON"}}
+		return "", &ValidationError{Problems: []string{"not a session file: it is not JSON"}}
 	}
 	switch {
 	case keys["format"] != nil:
@@ -143,12 +149,13 @@ func Sniff(data []byte) (string, error) {
 	case keys["chat_messages"] != nil:
 		return FromClaude, nil
 	}
-	return "", &ValidationError{[]string{"the file is neither a playchat session file nor a ChatGPT or Claude conversations.json"}}
+	return "", &ValidationError{Problems: []string{"the file is neither a playchat session file nor a ChatGPT or Claude conversations.json"}}
 }
 
 // ParseExport parses a ChatGPT (from FromChatGPT) or Claude (FromClaude)
 // export, or sniffs which (FromAuto; a native file is refused here: use
-// ParseAny).
+// ParseAny). Messages longer than MaxMessageBytes are cut there with a
+// visible marker and counted in Batch.Truncated.
 func ParseExport(data []byte, from string) (Batch, error) {
 	if from == FromAuto {
 		f, err := Sniff(data)
@@ -157,13 +164,36 @@ func ParseExport(data []byte, from string) (Batch, error) {
 		}
 		from = f
 	}
+	var b Batch
+	var err error
 	switch from {
 	case FromChatGPT:
-		return ParseChatGPT(data)
+		b, err = ParseChatGPT(data)
 	case FromClaude:
-		return ParseClaude(data)
+		b, err = ParseClaude(data)
+	default:
+		return Batch{}, &ValidationError{Problems: []string{fmt.Sprintf("%q is not a ChatGPT or Claude export format", from)}}
 	}
-	return Batch{}, &ValidationError{[]string{fmt.Sprintf("%q is not a ChatGPT or Claude export format", from)}}
+	if err != nil {
+		return Batch{}, err
+	}
+	capBatch(&b)
+	return b, nil
+}
+
+// capBatch cuts every message of b longer than MaxMessageBytes with
+// CapMessage (after parsing, so a reply joined from several nodes is cut
+// as a whole) and counts them in b.Truncated.
+func capBatch(b *Batch) {
+	for i := range b.Conversations {
+		ms := b.Conversations[i].Messages
+		for j := range ms {
+			if text, cut := CapMessage(ms[j].Content); cut {
+				ms[j].Content = text
+				b.Truncated++
+			}
+		}
+	}
 }
 
 // Parsed is a parsed import file: Doc when Format is FromNative, else Batch.
@@ -183,14 +213,14 @@ func ParseAny(r io.Reader, from string) (Parsed, error) {
 	switch from {
 	case FromAuto, FromNative, FromChatGPT, FromClaude:
 	default:
-		return Parsed{}, &ValidationError{[]string{fmt.Sprintf("unknown import format %q (want auto, native, chatgpt or claude)", from)}}
+		return Parsed{}, &ValidationError{Problems: []string{fmt.Sprintf("unknown import format %q (want auto, native, chatgpt or claude)", from)}}
 	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxExportBytes+1))
 	if err != nil {
 		return Parsed{}, fmt.Errorf("read import file: %w", err)
 	}
 	if len(data) > MaxExportBytes {
-		return Parsed{}, &ValidationError{[]string{fmt.Sprintf("the file is larger than %d MiB", MaxExportBytes>>20)}}
+		return Parsed{}, &ValidationError{Problems: []string{fmt.Sprintf("the file is larger than %d MiB", MaxExportBytes>>20)}}
 	}
 	if from == FromAuto {
 		if from, err = Sniff(data); err != nil {
@@ -235,9 +265,10 @@ func ImportAny(ctx context.Context, db *store.DB, r io.Reader, from string) (Rep
 
 // ValidateBatch checks every conversation with the rules of a native import
 // (Validate): a title's length after cleaning (CleanTitle; an empty title is
-// an untitled chat), every user message's size and text (CheckUserMessage),
-// UTF-8 everywhere, models free of control characters and times present.
-// It returns a *ValidationError listing every problem.
+// an untitled chat), every message's size (MaxMessageBytes, whatever its
+// role: ParseExport has cut longer ones), every user message's text
+// (CheckUserMessage), UTF-8 everywhere, models free of control characters
+// and times present. It returns a *ValidationError listing every problem.
 func ValidateBatch(b Batch) error {
 	var p []string
 	add := func(format string, a ...any) { p = append(p, fmt.Sprintf(format, a...)) }
@@ -261,19 +292,17 @@ func ValidateBatch(b Batch) error {
 		}
 		for j, m := range c.Messages {
 			at := fmt.Sprintf("%s.messages[%d]", where, j)
-			switch m.Role {
-			case store.RoleUser:
+			switch {
+			case m.Role != store.RoleUser && m.Role != store.RoleAssistant:
+				add("%s: role %q is not user or assistant", at, m.Role)
+			case len(m.Content) > MaxMessageBytes:
+				add("%s", tooLongProblem(at, m.Role, len(m.Content)))
+			case m.Role == store.RoleUser:
 				if err := CheckUserMessage(m.Content); err != nil {
 					add("%s: %v", at, err)
 				}
-			case store.RoleAssistant:
-				if !utf8.ValidString(m.Content) {
-					add("%s: the text is not valid UTF-8", at)
-				} else if len(m.Content) > MaxExportBytes {
-					add("%s: the text is too long", at)
-				}
-			default:
-				add("%s: role %q is not user or assistant", at, m.Role)
+			case !utf8.ValidString(m.Content):
+				add("%s: the text is not valid UTF-8", at)
 			}
 			if why := checkName(m.Model, maxNameRunes); why != "" {
 				add("%s: the model %s", at, why)
@@ -306,7 +335,7 @@ func ImportBatch(ctx context.Context, db *store.DB, b Batch) (Report, error) {
 		return Report{}, err
 	}
 	rep := Report{Format: b.Format, Placeholders: b.Placeholders, Skipped: b.Skipped,
-		SkippedConversations: b.SkippedConversations, Branches: b.Branches}
+		SkippedConversations: b.SkippedConversations, Branches: b.Branches, Truncated: b.Truncated}
 	err := db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		for i, c := range b.Conversations {
 			updated := c.UpdatedAt

@@ -209,7 +209,7 @@ func brokenExports(t *testing.T) map[string][]byte {
 	return map[string][]byte{
 		"bad JSON":                      []byte(`[{"title":"x","mapping":{}`),
 		"1 MiB control-character title": mustJSON([]any{good, withTitle(strings.Repeat("A\x1b\x07\x00", 1<<18), "hi")}),
-		"user message over 1 MiB":       mustJSON([]any{good, withTitle("big", strings.Repeat("あ", (1<<20)/3+1))}),
+		"title over 200 characters":     mustJSON([]any{good, withTitle(strings.Repeat("長", 201), "hi")}),
 		"model with control characters": mustJSON([]any{good, map[string]any{"title": "m", "create_time": 1714550400.0, "mapping": map[string]any{
 			"a": map[string]any{"id": "a", "children": []string{}, "message": map[string]any{"author": map[string]any{"role": "assistant"},
 				"content": map[string]any{"content_type": "text", "parts": []string{"ok"}}, "metadata": map[string]any{"model_slug": "gpt\x1b[31m"}}}}}}),

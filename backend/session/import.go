@@ -24,18 +24,35 @@ const MaxDocumentBytes = 64 << 20
 
 // ValidationError lists everything wrong with a document; nothing was
 // written.
-type ValidationError struct{ Problems []string }
-
-func (e *ValidationError) Error() string {
-	return apperr.Render(apperr.SessionInvalidFile, e.ErrorParams())
+type ValidationError struct {
+	Problems []string
+	// tooLong, when set, is the coded form of a document whose only
+	// problems are messages over MaxMessageBytes (tooLongError).
+	tooLong *apperr.Error
 }
 
-// ErrorCode returns apperr.SessionInvalidFile (apperr.Coded).
-func (e *ValidationError) ErrorCode() apperr.Code { return apperr.SessionInvalidFile }
+func (e *ValidationError) Error() string {
+	return apperr.Render(e.ErrorCode(), e.ErrorParams())
+}
+
+// ErrorCode returns apperr.SessionInvalidFile, or apperr.SessionMessageTooLong
+// when the only problems are messages over the one-message limit
+// (apperr.Coded).
+func (e *ValidationError) ErrorCode() apperr.Code {
+	if e.tooLong != nil {
+		return e.tooLong.Code
+	}
+	return apperr.SessionInvalidFile
+}
 
 // ErrorParams returns detail: the first ten problems joined by "; " and how
-// many more there are (English) (apperr.Coded).
+// many more there are (English); for apperr.SessionMessageTooLong the first
+// over-long message, its role and size, the limit and how many messages are
+// over it (apperr.Coded).
 func (e *ValidationError) ErrorParams() map[string]any {
+	if e.tooLong != nil {
+		return e.tooLong.Params
+	}
 	const show = 10
 	p := e.Problems
 	more := ""
@@ -44,6 +61,19 @@ func (e *ValidationError) ErrorParams() map[string]any {
 		p = p[:show]
 	}
 	return map[string]any{"detail": strings.Join(p, "; ") + more}
+}
+
+// tooLongProblem words a message over MaxMessageBytes for a problem list.
+func tooLongProblem(at, role string, size int) string {
+	return fmt.Sprintf("%s (%s) is %d bytes, over the %d MiB limit of one message", at, role, size, MaxMessageBytes>>20)
+}
+
+// tooLongError is the coded error of a document whose only problems are
+// the over-long messages listed in over (their names, as in problems), the
+// first of which has role and size.
+func tooLongError(problems, over []string, role string, size int) *ValidationError {
+	return &ValidationError{Problems: problems, tooLong: apperr.New(apperr.SessionMessageTooLong, map[string]any{
+		"message": over[0], "role": role, "bytes": size, "maxMiB": MaxMessageBytes >> 20, "count": len(over)})}
 }
 
 // Imported reports what an import created.
@@ -62,7 +92,7 @@ func Parse(r io.Reader) (Document, error) {
 		return Document{}, fmt.Errorf("read session file: %w", err)
 	}
 	if len(data) > MaxDocumentBytes {
-		return Document{}, &ValidationError{[]string{fmt.Sprintf("the file is larger than %d MiB", MaxDocumentBytes>>20)}}
+		return Document{}, &ValidationError{Problems: []string{fmt.Sprintf("the file is larger than %d MiB", MaxDocumentBytes>>20)}}
 	}
 	// Format and version first, so a file from a newer playchat says so
 	// instead of failing on the fields it added.
@@ -72,25 +102,25 @@ func Parse(r io.Reader) (Document, error) {
 		Messages json.RawMessage `json:"messages"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
-		return Document{}, &ValidationError{[]string{"not a playchat session file: " + jsonProblem(err)}}
+		return Document{}, &ValidationError{Problems: []string{"not a playchat session file: " + jsonProblem(err)}}
 	}
 	if probe.Format != Format {
-		return Document{}, &ValidationError{[]string{fmt.Sprintf("format is %q, want %q: not a playchat session file", probe.Format, Format)}}
+		return Document{}, &ValidationError{Problems: []string{fmt.Sprintf("format is %q, want %q: not a playchat session file", probe.Format, Format)}}
 	}
 	if probe.Version < 1 || probe.Version > Version {
-		return Document{}, &ValidationError{[]string{fmt.Sprintf("version %d is not supported (this playchat reads versions 1 to %d)", probe.Version, Version)}}
+		return Document{}, &ValidationError{Problems: []string{fmt.Sprintf("version %d is not supported (this playchat reads versions 1 to %d)", probe.Version, Version)}}
 	}
 	if len(probe.Messages) == 0 || string(probe.Messages) == "null" {
-		return Document{}, &ValidationError{[]string{"the file has no messages list"}}
+		return Document{}, &ValidationError{Problems: []string{"the file has no messages list"}}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var doc Document
 	if err := dec.Decode(&doc); err != nil {
-		return Document{}, &ValidationError{[]string{"not a playchat session file: " + jsonProblem(err)}}
+		return Document{}, &ValidationError{Problems: []string{"not a playchat session file: " + jsonProblem(err)}}
 	}
 	if dec.More() {
-		return Document{}, &ValidationError{[]string{"unexpected data after the JSON document"}}
+		return Document{}, &ValidationError{Problems: []string{"unexpected data after the JSON document"}}
 	}
 	if err := Validate(doc); err != nil {
 		return Document{}, err
@@ -102,9 +132,14 @@ func Parse(r io.Reader) (Document, error) {
 // statuses, times, UTF-8, unique ids and every reference between memories
 // and messages, and the rules data typed into the window follows (rules.go):
 // the title's length after cleaning (CleanTitle; an empty title is an
-// untitled session), every user message's size (CheckUserMessage), and
-// models and tags free of control characters.
+// untitled session), every message's size whatever its role
+// (MaxMessageBytes), every user message's text (CheckUserMessage), and
+// models and tags free of control characters. A document whose only
+// problems are over-long messages gets the coded
+// apperr.SessionMessageTooLong naming the first of them.
 func Validate(doc Document) error {
+	var over []string // the over-long messages, named as in the problems
+	overRole, overSize := "", 0
 	var p []string
 	add := func(format string, a ...any) { p = append(p, fmt.Sprintf(format, a...)) }
 	if doc.Format != Format {
@@ -174,9 +209,17 @@ func Validate(doc Document) error {
 		default:
 			add("messages[%d].status %q is not complete, partial or error", i, m.Status)
 		}
-		if !utf8.ValidString(m.Content) {
+		switch {
+		case len(m.Content) > MaxMessageBytes:
+			name := fmt.Sprintf("messages[%d] (id %d)", i, m.ID)
+			if len(over) == 0 {
+				overRole, overSize = m.Role, len(m.Content)
+			}
+			over = append(over, name)
+			add("%s", tooLongProblem(name, m.Role, len(m.Content)))
+		case !utf8.ValidString(m.Content):
 			add("messages[%d].content is not valid UTF-8", i)
-		} else if m.Role == store.RoleUser {
+		case m.Role == store.RoleUser:
 			if err := CheckUserMessage(m.Content); err != nil {
 				add("messages[%d]: %v", i, err)
 			}
@@ -218,6 +261,9 @@ func Validate(doc Document) error {
 	}
 	if doc.ActiveLeafID != nil && !msgIDs[*doc.ActiveLeafID] {
 		add("activeLeafId %d does not name a message of the file", *doc.ActiveLeafID)
+	}
+	if len(p) > 0 && len(p) == len(over) {
+		return tooLongError(p, over, overRole, overSize)
 	}
 	if len(p) > 0 {
 		return &ValidationError{Problems: p}

@@ -77,11 +77,11 @@ func ParseChatGPT(data []byte) (Batch, error) {
 	if t := firstByte(data); t == '{' {
 		var one gptConversation
 		if err := json.Unmarshal(data, &one); err != nil {
-			return Batch{}, &ValidationError{[]string{"not a ChatGPT conversations.json: " + jsonProblem(err)}}
+			return Batch{}, &ValidationError{Problems: []string{"not a ChatGPT conversations.json: " + jsonProblem(err)}}
 		}
 		list = []gptConversation{one}
 	} else if err := json.Unmarshal(data, &list); err != nil {
-		return Batch{}, &ValidationError{[]string{"not a ChatGPT conversations.json: " + jsonProblem(err)}}
+		return Batch{}, &ValidationError{Problems: []string{"not a ChatGPT conversations.json: " + jsonProblem(err)}}
 	}
 	b := Batch{Format: FromChatGPT}
 	var problems []string
@@ -112,7 +112,7 @@ func ParseChatGPT(data []byte) (Batch, error) {
 		b.Conversations = append(b.Conversations, c)
 	}
 	if len(problems) > 0 {
-		return Batch{}, &ValidationError{problems}
+		return Batch{}, &ValidationError{Problems: problems}
 	}
 	return b, nil
 }

@@ -56,11 +56,11 @@ func ParseClaude(data []byte) (Batch, error) {
 	if firstByte(data) == '{' {
 		var one claudeConversation
 		if err := json.Unmarshal(data, &one); err != nil {
-			return Batch{}, &ValidationError{[]string{"not a Claude conversations.json: " + jsonProblem(err)}}
+			return Batch{}, &ValidationError{Problems: []string{"not a Claude conversations.json: " + jsonProblem(err)}}
 		}
 		list = []claudeConversation{one}
 	} else if err := json.Unmarshal(data, &list); err != nil {
-		return Batch{}, &ValidationError{[]string{"not a Claude conversations.json: " + jsonProblem(err)}}
+		return Batch{}, &ValidationError{Problems: []string{"not a Claude conversations.json: " + jsonProblem(err)}}
 	}
 	b := Batch{Format: FromClaude}
 	var problems []string
@@ -112,7 +112,7 @@ func ParseClaude(data []byte) (Batch, error) {
 		b.Conversations = append(b.Conversations, c)
 	}
 	if len(problems) > 0 {
-		return Batch{}, &ValidationError{problems}
+		return Batch{}, &ValidationError{Problems: problems}
 	}
 	return b, nil
 }

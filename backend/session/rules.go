@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"playchat/backend/apperr"
+	"playchat/backend/store"
 )
 
 // The rules for what a session may hold. They are the same wherever the data
@@ -17,8 +18,12 @@ import (
 // MaxTitleRunes is the longest session title, in characters after cleaning.
 const MaxTitleRunes = 200
 
-// MaxMessageBytes caps the text of one user message (1 MiB).
-const MaxMessageBytes = 1 << 20
+// MaxMessageBytes caps the text of every message (1 MiB,
+// store.MaxMessageBytes), whatever its role and wherever it comes from: a
+// message typed or edited (CheckUserMessage), a streamed reply (cut there by
+// backend/chat), a playchat session file (Validate refuses a longer message),
+// a ChatGPT or Claude export (cut there with a visible marker, CapMessage).
+const MaxMessageBytes = store.MaxMessageBytes
 
 // ErrEmptyMessage means a user message's text is empty or blank (code
 // chat.emptyMessage).
@@ -75,8 +80,8 @@ func CheckUserMessage(text string) error {
 	if strings.TrimSpace(text) == "" {
 		return ErrEmptyMessage
 	}
-	if len(text) > MaxMessageBytes {
-		return apperr.New(apperr.ChatMessageTooLong, map[string]any{"bytes": len(text), "maxMiB": MaxMessageBytes >> 20})
+	if err := store.CheckContentSize(text); err != nil {
+		return err
 	}
 	if !utf8.ValidString(text) {
 		return apperr.New(apperr.ChatMessageNotUTF8, nil)

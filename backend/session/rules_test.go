@@ -81,7 +81,7 @@ func TestImportAppliesTheWindowsRules(t *testing.T) {
 		"1 MiB title with ESC, BEL, NUL": {func(d *Document) { d.Session.Title = huge }, "session.title: a title needs 1 to 200 characters"},
 		"user message over 1 MiB": {func(d *Document) {
 			d.Messages[0].Content = strings.Repeat("x", MaxMessageBytes+1)
-		}, "messages[0]: the message is too long"},
+		}, "messages[0] (id 1) (user) is 1048577 bytes, over the 1 MiB limit of one message"},
 		"blank user message":      {func(d *Document) { d.Messages[0].Content = "  " }, "messages[0]: the message is empty"},
 		"model with an escape":    {func(d *Document) { d.Session.Model = "openai/\x1b[2Jgpt" }, "session.model contains control characters"},
 		"tag with a control char": {func(d *Document) { d.Messages[1].Tags = []string{"a\x07"} }, "messages[1] has a tag that contains control characters"},

@@ -5,10 +5,30 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun"
+
+	"playchat/backend/apperr"
 )
 
+// MaxMessageBytes is the most bytes the text of one message may hold
+// (1 MiB), whatever its role and wherever it comes from: typed in the
+// window or the CLI, streamed from a model, imported, or sent from Discord.
+// The services refuse or cut a longer text before it gets here (the rules
+// in backend/session, the reply cap in backend/chat); InsertMessage and
+// InsertBranch refuse one all the same (CheckContentSize).
+const MaxMessageBytes = 1 << 20
+
+// CheckContentSize returns a coded apperr.ChatMessageTooLong error when
+// content is longer than MaxMessageBytes, else nil.
+func CheckContentSize(content string) error {
+	if len(content) > MaxMessageBytes {
+		return apperr.New(apperr.ChatMessageTooLong, map[string]any{"bytes": len(content), "maxMiB": MaxMessageBytes >> 20})
+	}
+	return nil
+}
+
 // InsertMessage stores m (its ID and CreatedAt are filled in) and marks the
-// session as updated, in one transaction. Status defaults to complete.
+// session as updated, in one transaction. Status defaults to complete. A
+// content longer than MaxMessageBytes is refused (nothing is stored).
 //
 // m.ParentID nil appends m to the session's selected branch (its parent is
 // the active leaf). m becomes the active leaf when its parent was the active
@@ -17,6 +37,9 @@ import (
 // window there. InsertBranch starts a sibling instead. A reply inserted with
 // status streaming carries this DB's owner id (streams.go).
 func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
+	if err := CheckContentSize(m.Content); err != nil {
+		return err
+	}
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}

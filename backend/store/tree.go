@@ -88,8 +88,12 @@ func setActiveLeaf(ctx context.Context, db bun.IDB, sessionID string, id int64) 
 // the session) — a sibling of the message it replaces — and selects it: it
 // becomes the session's active leaf. Like InsertMessage it fills in ID and
 // CreatedAt and marks the session as updated. The parent must be a message
-// of the same session, else the error wraps ErrNotFound.
+// of the same session, else the error wraps ErrNotFound. A content longer
+// than MaxMessageBytes is refused, as by InsertMessage.
 func (d *DB) InsertBranch(ctx context.Context, m *Message, parentID *int64) error {
+	if err := CheckContentSize(m.Content); err != nil {
+		return err
+	}
 	if m.Status == "" {
 		m.Status = StatusComplete
 	}

@@ -6,7 +6,7 @@ import { testI18n } from './helpers'
 const session = { id: 's1', title: '東京の天気について', model: '', createdAt: '', updatedAt: '' }
 const gpt: ImportResult = {
   session, messages: 6, memories: 0, format: 'chatgpt', sessions: 2,
-  placeholders: 4, skipped: 5, skippedConversations: 1, branches: 2,
+  placeholders: 4, skipped: 5, skippedConversations: 1, branches: 2, truncated: 0,
 }
 
 function translate(locale: 'en' | 'ja'): Translate {
@@ -24,6 +24,17 @@ describe('the import toast', () => {
     expect(importSummary(translate('ja'), gpt)).toBe(
       'ChatGPT からチャット 2 件をインポートしました（メッセージ 6 件）。画像・添付ファイル・ツールの 4 箇所はプレースホルダーで表示、' +
         'システム・非表示・空のメッセージ 5 件をスキップ、空の会話 1 件をスキップ、別の分岐（編集・再生成）2 件も別バージョンとして取り込みました。',
+    )
+  })
+
+  it('counts the messages cut at the 1 MiB limit', () => {
+    const res = { ...gpt, placeholders: 0, skipped: 0, skippedConversations: 0, branches: 0 }
+    expect(importSummary(translate('en'), { ...res, truncated: 1 })).toBe(
+      'Imported 2 chats (6 messages) from ChatGPT. 1 message over the 1 MiB limit cut there (marked “[message cut: …]”).',
+    )
+    expect(importSummary(translate('en'), { ...res, truncated: 3 })).toContain('3 messages over the 1 MiB limit cut there')
+    expect(importSummary(translate('ja'), { ...res, truncated: 3 })).toBe(
+      'ChatGPT からチャット 2 件をインポートしました（メッセージ 6 件）。上限 1 MiB を超えるメッセージ 3 件を上限で切りました（末尾に「[message cut: …]」と表示）。',
     )
   })
 

@@ -17,7 +17,7 @@ vi.mock('@/api/sessions', () => ({
 const api = vi.mocked(await import('@/api/sessions'))
 
 /** The counts of an import of a playchat session file (one session). */
-const nativeCounts = { format: 'native', sessions: 1, placeholders: 0, skipped: 0, skippedConversations: 0, branches: 0 }
+const nativeCounts = { format: 'native', sessions: 1, placeholders: 0, skipped: 0, skippedConversations: 0, branches: 0, truncated: 0 }
 const s = (id: string, updatedAt: string, extra: Partial<Session> = {}): Session => ({
   id, title: 'Chat ' + id, model: '', createdAt: '2025-01-01T00:00:00Z', updatedAt, ...extra,
 })

@@ -95,6 +95,12 @@ type Response struct {
 	OmitFinish bool `json:"omit_finish,omitempty"`
 	OmitDone   bool `json:"omit_done,omitempty"`
 
+	// Loop streams the text deltas (Chunks, or those of Reply or Generate)
+	// over and over, never finishing, until the client goes away: a model
+	// stuck repeating itself. Only the text goes round; nothing else of the
+	// Response is sent.
+	Loop bool `json:"loop,omitempty"`
+
 	// RejectStreamOptions makes the server answer 400 ("Unrecognized request
 	// argument supplied: stream_options") to a request carrying
 	// stream_options, without consuming this script: the next request
@@ -292,18 +298,9 @@ func (r Response) events(id, model string, includeUsage bool, promptTokens int) 
 		return r.RawEvents, nil
 	}
 	var evs []string
-	chunk := func(delta any, finish any) string {
-		return mustJSON(map[string]any{
-			"id": id, "object": "chat.completion.chunk", "created": fakeCreated, "model": model,
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
-		})
-	}
+	chunk := func(delta any, finish any) string { return chunkEvent(id, model, delta, finish) }
 	for i, c := range r.Chunks {
-		delta := map[string]any{"content": c}
-		if i == 0 {
-			delta["role"] = "assistant"
-		}
-		evs = append(evs, chunk(delta, nil))
+		evs = append(evs, textEvent(id, model, c, i == 0))
 	}
 	for _, raw := range r.ToolCallChunks {
 		ev, err := toolCallEvent(raw, chunk)
@@ -329,6 +326,24 @@ func (r Response) events(id, model string, includeUsage bool, promptTokens int) 
 		evs = append(evs, "[DONE]")
 	}
 	return evs, nil
+}
+
+// chunkEvent is the payload of one chat.completion.chunk event.
+func chunkEvent(id, model string, delta, finish any) string {
+	return mustJSON(map[string]any{
+		"id": id, "object": "chat.completion.chunk", "created": fakeCreated, "model": model,
+		"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
+	})
+}
+
+// textEvent is the payload of a text delta (the first also carries the
+// role).
+func textEvent(id, model, text string, first bool) string {
+	delta := map[string]any{"content": text}
+	if first {
+		delta["role"] = "assistant"
+	}
+	return chunkEvent(id, model, delta, nil)
 }
 
 // toolCallEvent turns one ToolCallChunks entry into an event payload.

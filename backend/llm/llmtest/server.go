@@ -408,6 +408,10 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 		cut(rc)
 		return
 	}
+	if resp.Loop {
+		loopText(ctx, w, rc, resp, id, model)
+		return
+	}
 	for i, ev := range events {
 		if i > 0 && !wait(ctx, resp.ChunkDelay) {
 			return
@@ -425,6 +429,26 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 		_ = rc.Flush()
 		if resp.CutAfter > 0 && i+1 >= resp.CutAfter {
 			cut(rc)
+			return
+		}
+	}
+}
+
+// loopText streams resp's text deltas round and round (Response.Loop)
+// until writing fails or the request's context ends: the client went away.
+func loopText(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, resp Response, id, model string) {
+	chunks := resp.Chunks
+	if len(chunks) == 0 {
+		chunks = []string{"again and again "}
+	}
+	for i := 0; ctx.Err() == nil; i++ {
+		if i > 0 && !wait(ctx, resp.ChunkDelay) {
+			return
+		}
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", textEvent(id, model, chunks[i%len(chunks)], i == 0)); err != nil {
+			return
+		}
+		if rc.Flush() != nil {
 			return
 		}
 	}

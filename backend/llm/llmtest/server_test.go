@@ -140,6 +140,43 @@ func TestCutAfterClosesTheConnectionAbruptly(t *testing.T) {
 	}
 }
 
+func TestLoopStreamsTheTextRoundAndRoundUntilTheClientLeaves(t *testing.T) {
+	s := NewServer(t)
+	s.Enqueue(Response{Reply: "ab", DeltaSize: 1, Loop: true}, Text("next", 1))
+	resp := post(t, s, streamBody)
+	br := bufio.NewReader(resp.Body)
+	var text strings.Builder
+	for events := 0; events < 1000; {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the loop ended after %d events: %v", events, err)
+		}
+		p, ok := strings.CutPrefix(strings.TrimSpace(line), "data: ")
+		if !ok {
+			continue
+		}
+		events++
+		var ev struct {
+			Choices []struct {
+				Delta        struct{ Content string }
+				FinishReason *string `json:"finish_reason"`
+			}
+		}
+		if err := json.Unmarshal([]byte(p), &ev); err != nil || len(ev.Choices) != 1 || ev.Choices[0].FinishReason != nil {
+			t.Fatalf("event %d: %s (%v)", events, p, err)
+		}
+		text.WriteString(ev.Choices[0].Delta.Content)
+	}
+	if text.String() != strings.Repeat("ab", 500) {
+		t.Errorf("1000 events brought %.40q…", text.String())
+	}
+	resp.Body.Close() // the client goes away; the next request gets the next script
+	next := post(t, s, streamBody)
+	if evs, err := sseEvents(next.Body); err != nil || len(evs) < 2 || !strings.Contains(evs[0], `"next"`) {
+		t.Errorf("after the loop: %v, %v", evs, err)
+	}
+}
+
 func TestErrorStatusWithRetryAfter(t *testing.T) {
 	s := NewServer(t)
 	s.Enqueue(Response{Status: 429, RetryAfter: "3"}, Response{Status: 500, ErrorBody: `oops`})

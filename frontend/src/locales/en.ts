@@ -50,6 +50,7 @@ const en: typeof ja = {
     importPlaceholders: '{n} image, attachment or tool step shown as a placeholder | {n} images, attachments or tool steps shown as placeholders',
     importSkipped: '{n} system, hidden or empty message skipped | {n} system, hidden or empty messages skipped',
     importEmptyChats: '{n} empty conversation skipped | {n} empty conversations skipped',
+    importTruncated: '{n} message over the 1 MiB limit cut there (marked “[message cut: …]”) | {n} messages over the 1 MiB limit cut there (marked “[message cut: …]”)',
     importBranches: '{n} other branch (an edit or regeneration) kept as a version | {n} other branches (edits or regenerations) kept as versions',
     renamePlaceholder: 'Chat name',
     streaming: 'Replying',
@@ -120,6 +121,10 @@ const en: typeof ja = {
     copied: 'Copied',
     copyFailed: 'Could not copy',
     diagramError: 'The diagram could not be drawn: {error}',
+    longShown: 'A long message: the first {shown} of {total} is shown.',
+    showAll: 'Show all ({size})',
+    showLess: 'Show less',
+    rendering: 'Showing the rest… {percent}%',
   },
   model: {
     label: 'Model',

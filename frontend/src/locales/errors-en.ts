@@ -36,6 +36,7 @@ const errors: typeof ja = {
     session: {
       titleLength: 'A title needs 1 to {max} characters',
       invalidFile: 'This is not a valid playchat session file: {detail}',
+      messageTooLong: 'This session file cannot be imported: {message} ({role}) is {bytes} bytes, over the {maxMiB} MiB limit of one message ({count} of its messages are over it). Nothing was imported.',
     },
     chat: {
       noModel: 'No model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings',
@@ -44,6 +45,7 @@ const errors: typeof ja = {
       messageNotUtf8: 'The message is not valid UTF-8 text',
       tooLongForModel: 'The message is too long for this model: about {used} tokens, but the context window allows {limit}',
       unreachable: 'Cannot reach the model server at {host} ({reason})',
+      replyTooLong: 'The reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself).',
       toolLimit: 'The model reached the tool-call limit ({rounds} rounds): it kept calling tools and gave no answer (TOOL_MAX_ROUNDS in Settings sets the limit)',
       branchArchived: 'Message {id} has been summarised into long-term memory: messages above a summarised point cannot be edited or regenerated. Edit a later message instead.',
       nothingToRegenerate: 'There is no reply to regenerate in this chat',

@@ -34,6 +34,7 @@ export default {
     session: {
       titleLength: 'タイトルは 1〜{max} 文字にしてください',
       invalidFile: 'playchat のセッションファイルとして読み込めません: {detail}',
+      messageTooLong: 'このセッションファイルは読み込めません: {message}（{role}）は {bytes} バイトで、1 つのメッセージの上限 {maxMiB} MiB を超えています（上限を超えるメッセージは {count} 件）。何も読み込んでいません。',
     },
     chat: {
       noModel: 'モデルが設定されていません。モデル選択で選ぶか、設定で DEFAULT_MODEL を指定してください',
@@ -42,6 +43,7 @@ export default {
       messageNotUtf8: 'メッセージに UTF-8 として正しくないデータが含まれています',
       tooLongForModel: 'メッセージがこのモデルには長すぎます。約 {used} トークンありますが、コンテキストウィンドウに入るのは {limit} トークンまでです',
       unreachable: 'モデルのサーバー {host} に接続できません（{reason}）',
+      replyTooLong: '返信が 1 つのメッセージの上限 {maxMiB} MiB に達したため、そこで止めて、届いた分を残しました（モデルが同じ内容を繰り返していた可能性があります）。',
       toolLimit: 'モデルがツール呼び出しの上限（{rounds} 回）に達し、ツールを呼び続けたまま回答しませんでした（上限は設定の TOOL_MAX_ROUNDS で変えられます）',
       branchArchived: 'メッセージ {id} は長期記憶に要約済みです。要約された地点より前のメッセージは編集・再生成できません。それより後のメッセージを編集してください。',
       nothingToRegenerate: 'このチャットには再生成できる返答がありません',

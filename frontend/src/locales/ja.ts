@@ -49,6 +49,7 @@ export default {
     importPlaceholders: '画像・添付ファイル・ツールの {n} 箇所はプレースホルダーで表示',
     importSkipped: 'システム・非表示・空のメッセージ {n} 件をスキップ',
     importEmptyChats: '空の会話 {n} 件をスキップ',
+    importTruncated: '上限 1 MiB を超えるメッセージ {n} 件を上限で切りました（末尾に「[message cut: …]」と表示）',
     importBranches: '別の分岐（編集・再生成）{n} 件も別バージョンとして取り込みました',
     renamePlaceholder: 'チャット名',
     streaming: '応答中',
@@ -119,6 +120,10 @@ export default {
     copied: 'コピーしました',
     copyFailed: 'コピーできませんでした',
     diagramError: '図を描けませんでした: {error}',
+    longShown: '長いメッセージです。全体 {total} のうち先頭の {shown} を表示しています。',
+    showAll: 'すべて表示（{size}）',
+    showLess: '折りたたむ',
+    rendering: '残りを表示しています… {percent}%',
   },
   model: {
     label: 'モデル',

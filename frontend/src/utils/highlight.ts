@@ -35,13 +35,22 @@ function escapeHtml(s: string): string {
 }
 
 /**
+ * Code longer than this (characters) is shown plain: highlight.js takes
+ * about a second for 250,000 characters of Go and grows faster than the
+ * code (18 s for 1 MiB), and a streamed block is highlighted again on every
+ * frame until it closes.
+ */
+export const HIGHLIGHT_MAX_CHARS = 20_000
+
+/**
  * Highlighted HTML for code in a language (a name or alias, any case), or
- * the escaped code when the language is unknown. The HTML's text is exactly
+ * the escaped code when the language is unknown or the code is longer than
+ * HIGHLIGHT_MAX_CHARS (known is then false). The HTML's text is exactly
  * `code`: only <span class="hljs-…"> wrappers are added.
  */
 export function highlightCode(code: string, lang: string): { html: string; known: boolean } {
   const name = lang.toLowerCase()
-  if (name && hljs.getLanguage(name)) {
+  if (name && code.length <= HIGHLIGHT_MAX_CHARS && hljs.getLanguage(name)) {
     try {
       return { html: hljs.highlight(code, { language: name, ignoreIllegals: true }).value, known: true }
     } catch {

@@ -32,6 +32,7 @@ export function importSummary(t: Translate, res: ImportResult): string {
   add('sessions.importSkipped', res.skipped)
   add('sessions.importEmptyChats', res.skippedConversations)
   add('sessions.importBranches', res.branches)
+  add('sessions.importTruncated', res.truncated)
   if (!notes.length) return head
   return t('sessions.importWithNotes', { head, notes: notes.join(t('sessions.importNoteSeparator', {})) })
 }

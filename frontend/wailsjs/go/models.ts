@@ -124,6 +124,7 @@ export namespace app {
 	    skipped: number;
 	    skippedConversations: number;
 	    branches: number;
+	    truncated: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportResult(source);
@@ -140,6 +141,7 @@ export namespace app {
 	        this.skipped = source["skipped"];
 	        this.skippedConversations = source["skippedConversations"];
 	        this.branches = source["branches"];
+	        this.truncated = source["truncated"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -1,0 +1,337 @@
+// Long messages (issue 21): a reply may hold 1 MiB, and rendering that in one
+// pass (marked, DOMPurify, KaTeX, highlight.js, then the DOM) froze the window
+// for minutes. A message longer than LONG_MESSAGE_CHARS is cut into sections
+// of about SECTION_CHARS at places where Markdown can start afresh, each
+// rendered on its own (MarkdownContent.vue shows the first ones and renders
+// the rest a few per frame, composables/useReveal.ts). The cuts never fall inside a code fence or a
+// display formula, so every section renders as it would in the whole text:
+//
+//  1. a blank line followed by a line that starts at the left margin (not a
+//     list item: a loose list stays one list) — the usual place;
+//  2. past SECTION_MAX_CHARS without one (a long run of lines, a huge table or
+//     list): any line break outside a fence and a display formula; inside a
+//     table the next section repeats the table's header rows, so it is still
+//     a table;
+//  3. one line longer than SECTION_MAX_CHARS (a model repeating itself on one
+//     line): a space or a Japanese sentence end within it, else anywhere
+//     (never inside a surrogate pair).
+//
+// A fence is never cut, however long: it is one section (its code is not
+// highlighted past HIGHLIGHT_MAX_CHARS). Link reference definitions
+// ("[x]: https://…") apply to the whole text, so they are put (rendering to
+// nothing) before every section that mentions "[".
+//
+// SectionSplitter works incrementally: while a reply streams, each call only
+// scans the lines added since the last one, and the sections already closed
+// keep their text (so their rendered blocks are kept as they are).
+
+/** Messages longer than this (characters, UTF-16 units) are rendered in sections. */
+export const LONG_MESSAGE_CHARS = 32_000
+/** A section ends at the first good place (rule 1) after this many characters. */
+export const SECTION_CHARS = 4_000
+/** Without a blank line by this length, a line break will do (rules 2 and 3). */
+export const SECTION_MAX_CHARS = 16_000
+/**
+ * A long message shows its sections up to about this many (weighted)
+ * characters until "show all" (8,000 characters dense with code and tables
+ * take WebKit a few hundred milliseconds to render and lay out).
+ */
+export const PREVIEW_CHARS = 8_000
+
+/**
+ * What a character of a formula costs, counted per dollar sign: KaTeX's
+ * output is dozens of elements per formula (HTML and MathML), which WebKit
+ * takes far longer to render and lay out than prose. Sections (and what a
+ * frame mounts) are measured in these weighted characters, so a page dense
+ * with formulas is cut into shorter sections.
+ */
+export const DOLLAR_WEIGHT = 100
+
+/** One section: its Markdown text (with any repeated table header and link definitions) and where it starts. */
+export interface Section {
+  /** The Markdown to render. */
+  text: string
+  /** Offset in the message of the section's first character. */
+  start: number
+  /** Offset in the message just past the section. */
+  end: number
+  /** Its length with formulas weighted (DOLLAR_WEIGHT): about what it costs to show. */
+  weight: number
+}
+
+interface Cut {
+  start: number
+  end: number
+  weight: number
+  /** A table's header and delimiter rows, repeated at the top (rule 2 inside a table). */
+  prefix: string
+  /** The section's text as last built, and how many definitions it was built with. */
+  text?: string
+  defsSeen?: number
+  bracket?: boolean
+}
+
+const BLANK = /^[ \t\r]*$/
+const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/
+const LINK_DEF = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/
+const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t\r]*$/
+/** A setext heading's underline: a cut before it would make it a rule. */
+const SETEXT = /^ {0,3}(?:=+|-+)[ \t\r]*$/
+/** Where a long line may break: after a space or a Japanese/Chinese sentence or clause end. */
+const SOFT_BREAK = /[ \t、。！？，．]/
+
+/**
+ * Cuts one message into sections (see the file comment). Keep one instance
+ * per shown message: a text that extends the previous one is scanned only
+ * from where the last call stopped; any other text starts over.
+ */
+export class SectionSplitter {
+  private text = ''
+  private cuts: Cut[] = []
+  /** Start of the current (open) section. */
+  private secStart = 0
+  private secPrefix = ''
+  /** The weight of the open section's lines scanned so far. */
+  private secWeight = 0
+  /** Start of the next line to scan. */
+  private pos = 0
+  private fence: { char: string; len: number } | null = null
+  private inMath = false
+  private prevBlank = true
+  private prevLine: string | null = null
+  private tableHeader: string | null = null
+  private prevDef = false
+  private defs: string[] = []
+
+  /**
+   * The sections of text. With `chars`, scanning may stop once the closed
+   * sections cover that many characters: then only those are returned and
+   * `complete` is false. Otherwise the last section runs to the end of the
+   * text (while a reply streams it is the one still growing).
+   */
+  split(text: string, chars = Infinity): { sections: Section[]; complete: boolean } {
+    if (!text.startsWith(this.text) || text.length < this.text.length) this.reset()
+    this.text = text
+    this.scan(chars)
+    const sections = this.cuts.map((c) => this.section(c))
+    const complete = this.lastCovered() < chars || this.pos >= text.length
+    if (!complete) return { sections, complete: false }
+    if (this.secStart < text.length || sections.length === 0) {
+      const rest = Math.max(this.pos, this.secStart)
+      const weight = this.secWeight + weigh(text, rest, text.length)
+      sections.push(this.section({ start: this.secStart, end: text.length, prefix: this.secPrefix, weight }))
+    }
+    return { sections, complete: true }
+  }
+
+  private reset() {
+    this.text = ''
+    this.cuts = []
+    this.secStart = 0
+    this.secPrefix = ''
+    this.secWeight = 0
+    this.pos = 0
+    this.fence = null
+    this.inMath = false
+    this.prevBlank = true
+    this.prevLine = null
+    this.tableHeader = null
+    this.prevDef = false
+    this.defs = []
+  }
+
+  private lastCovered(): number {
+    return this.cuts.length ? this.cuts[this.cuts.length - 1].end : 0
+  }
+
+  private section(c: Cut): Section {
+    if (c.text === undefined || (c.bracket && c.defsSeen !== this.defs.length)) {
+      const body = c.prefix + this.text.slice(c.start, c.end)
+      c.bracket = body.includes('[')
+      // Before the text, so that a streaming section still ends with what arrived last.
+      c.text = this.defs.length && c.bracket ? this.defs.join('\n') + '\n\n' + body : body
+      c.defsSeen = this.defs.length
+    }
+    return { text: c.text, start: c.start, end: c.end, weight: c.weight }
+  }
+
+  /** Closes the open section at `at`; `weight` is its weight (the lines scanned by default). */
+  private cut(at: number, prefix: string, weight = this.secWeight) {
+    if (at <= this.secStart) return
+    this.cuts.push({ start: this.secStart, end: at, prefix: this.secPrefix, weight })
+    this.secStart = at
+    this.secPrefix = prefix
+    this.secWeight = 0
+  }
+
+  private scan(chars: number) {
+    const text = this.text
+    while (this.pos < text.length && this.lastCovered() < chars) {
+      const ls = this.pos
+      const nl = text.indexOf('\n', ls)
+      if (nl < 0) {
+        // The last line, not ended yet (a reply still streaming, or the end
+        // of the text): only rule 3 may cut it; it is scanned once complete.
+        if (!this.fence) this.cutLongLine(ls, text.length)
+        return
+      }
+      this.line(ls, nl)
+      this.pos = nl + 1
+    }
+  }
+
+  /** Rule 3: cuts inside the line [ls, le) while it holds more than SECTION_MAX_CHARS of the open section. */
+  private cutLongLine(ls: number, le: number) {
+    const text = this.text
+    for (;;) {
+      const from = Math.max(ls, this.secStart)
+      // The cut depends only on the text before it, so on a line still
+      // growing it never moves.
+      if (le - from <= SECTION_MAX_CHARS) return
+      const hard = from + SECTION_MAX_CHARS
+      let at = -1
+      for (let i = hard; i > from + SECTION_CHARS; i--) {
+        if (SOFT_BREAK.test(text[i - 1])) {
+          at = i
+          break
+        }
+      }
+      if (at < 0) {
+        at = hard
+        const c = text.charCodeAt(at)
+        if (c >= 0xdc00 && c <= 0xdfff) at-- // not between the halves of a surrogate pair
+      }
+      this.cut(at, '', this.secWeight + weigh(text, from, at))
+    }
+  }
+
+  /** Scans one complete line [ls, le), cutting before it when rules 1 or 2 allow. */
+  private line(ls: number, le: number) {
+    const text = this.text
+    const line = text.slice(ls, le)
+    const size = ls - this.secStart
+    if (this.fence) {
+      if (closesFence(line, this.fence.char, this.fence.len)) this.fence = null
+      this.prevBlank = false
+      this.prevLine = null
+      this.secWeight += line.length + 1 // code: no formula in it
+      return
+    }
+    const blank = BLANK.test(line)
+    const margin = !blank && line[0] !== ' ' && line[0] !== '\t'
+    if (this.secWeight >= SECTION_CHARS && this.prevBlank && margin && !LIST_ITEM.test(line)) {
+      this.cut(ls, '') // rule 1
+    } else if (size >= SECTION_MAX_CHARS && !this.inMath && !SETEXT.test(line) &&
+      (margin || (size >= 2 * SECTION_MAX_CHARS && /^ {0,3}\S/.test(line)))) {
+      this.cut(ls, this.tableHeader && line.includes('|') ? this.tableHeader + '\n' : '') // rule 2
+    }
+    if (blank) {
+      this.secWeight += line.length + 1
+      this.prevBlank = true
+      this.inMath = false
+      this.prevLine = null
+      this.tableHeader = null
+      this.prevDef = false
+      return
+    }
+    const open = FENCE_OPEN.exec(line)
+    if (open && !(open[1][0] === '`' && open[2].includes('`'))) {
+      this.secWeight += line.length + 1
+      this.fence = { char: open[1][0], len: open[1].length }
+      this.prevBlank = false
+      this.prevLine = null
+      this.tableHeader = null
+      return
+    }
+    if (LINK_DEF.test(line) && (this.prevBlank || this.prevDef || ls === 0)) {
+      this.defs.push(line)
+      this.prevDef = true
+    } else {
+      this.prevDef = false
+    }
+    if (line.includes('$$') && countOf(line, '$$') % 2 === 1) this.inMath = !this.inMath
+    else if (!this.inMath && /^\s*\\\[/.test(line) && !line.includes('\\]')) this.inMath = true
+    else if (this.inMath && line.includes('\\]')) this.inMath = false
+    if (!this.tableHeader && this.prevLine !== null && this.prevLine.includes('|') && TABLE_DELIMITER.test(line) &&
+      (line.includes('|') || this.prevLine.trim().startsWith('|'))) {
+      this.tableHeader = this.prevLine + '\n' + line
+    }
+    this.prevBlank = false
+    this.prevLine = line
+    this.cutLongLine(ls, le)
+    this.secWeight += weigh(text, Math.max(ls, this.secStart), le + 1)
+  }
+}
+
+/** Whether line closes a fence opened with len × char (CommonMark: up to 3 spaces, at least as long, nothing after). */
+function closesFence(line: string, char: string, len: number): boolean {
+  let i = 0
+  while (i < 3 && line[i] === ' ') i++
+  let k = 0
+  while (line[i + k] === char) k++
+  return k >= len && BLANK.test(line.slice(i + k))
+}
+
+/** The weight of text[from, to): its length, each dollar sign counting DOLLAR_WEIGHT more. */
+function weigh(text: string, from: number, to: number): number {
+  let w = to - from
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 36) w += DOLLAR_WEIGHT
+  return w
+}
+
+/** How many times s holds sub, not overlapping. */
+function countOf(s: string, sub: string): number {
+  let n = 0
+  for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) n++
+  return n
+}
+
+/**
+ * Cuts plain text (a user's message, shown as typed) into parts of about
+ * SECTION_CHARS characters at line breaks (the break stays at the end of its
+ * part), or inside a longer line as rule 3 does. The parts joined give text.
+ */
+export function splitPlain(text: string): string[] {
+  const parts: string[] = []
+  let start = 0
+  while (text.length - start > SECTION_MAX_CHARS) {
+    let at = text.indexOf('\n', start + SECTION_CHARS)
+    if (at >= 0 && at < start + SECTION_MAX_CHARS) {
+      at++
+    } else {
+      at = start + SECTION_MAX_CHARS
+      while (at > start + SECTION_CHARS && !SOFT_BREAK.test(text[at - 1]) && text[at - 1] !== '\n') at--
+      if (at <= start + SECTION_CHARS) at = start + SECTION_MAX_CHARS
+      const c = text.charCodeAt(at)
+      if (c >= 0xdc00 && c <= 0xdfff) at--
+    }
+    parts.push(text.slice(start, at))
+    start = at
+  }
+  parts.push(text.slice(start))
+  return parts
+}
+
+/** The text's length in UTF-8 bytes (what the 1 MiB limit counts). */
+export function utf8Bytes(s: string): number {
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4
+      i++
+    } else n += 3
+  }
+  return n
+}
+
+/** A size for people: "512 KB", "1.0 MB" (1024-based), in the locale's digits. */
+export function formatSize(bytes: number, locale: string): string {
+  if (bytes < 1024 * 1024) {
+    return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Math.max(1, Math.round(bytes / 1024)))} KB`
+  }
+  return `${new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / (1024 * 1024))} MB`
+}
