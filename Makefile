@@ -74,7 +74,7 @@ e2e: build e2e-tools
 	scripts/e2e-reminders.sh
 	scripts/e2e-discord.sh
 	scripts/e2e-flood.sh
-	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash' -v .
+	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation' -v .
 	scripts/soak.sh $(SOAK_TURNS)
 
 

@@ -71,6 +71,9 @@ func runWindow() (err error) {
 	// the web view, on the thread that will run GTK.
 	runtime.LockOSThread()
 	app.ReloadOnWebProcessCrash()
+	// The window never shows anything but the app: a navigation elsewhere
+	// (a dropped file or link the page did not keep) is refused.
+	app.GuardNavigation()
 	webMemory, err := app.WebMemoryFromEnv(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "playchat: %v; using %d MiB\n", err, webMemory.LimitMiB)

@@ -28,6 +28,9 @@ import (
 //	        WebKit's memory release when asked (webview_release.go).
 //	webcrash — the web process is killed; the window must load its page
 //	        again in a new one (ReloadOnWebProcessCrash).
+//	navigate — the page is sent elsewhere (a file, a web page, a link, a
+//	        new window); the window must stay on the app, and its own
+//	        reloads must still work (GuardNavigation).
 const SelfTestEnv = "PLAYCHAT_SELFTEST"
 
 // selfTest returns the self-test the process was asked to run ("" for none).
@@ -64,6 +67,10 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 	}
 	if name == "webcrash" {
 		a.runWebCrashSelfTest(ctx)
+		return
+	}
+	if name == "navigate" {
+		a.runNavigateSelfTest(ctx)
 		return
 	}
 	if name != "panic" {
@@ -141,6 +148,53 @@ func (a *App) runWebCrashSelfTest(ctx context.Context) {
 		fmt.Fprintln(os.Stdout, "selftest: webcrash: the page loaded again after its web process was killed")
 	case <-time.After(20 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: webcrash: the page did not load again in 20 s")
+	}
+	a.quit(ctx)
+}
+
+// navigateAttempts are the self-test's ways of sending the page elsewhere.
+// GuardNavigation refuses the web pages and the link (one line on stderr
+// each); WebKit itself already stops a script's file: navigation and its
+// window.open without a user gesture — the page must stay either way.
+var navigateAttempts = []string{
+	`location.href = "file:///etc/hostname"`,
+	`location.assign("http://127.0.0.1:65000/a")`,
+	`window.location = "https://example.invalid/b"`,
+	`(() => { const a = document.createElement("a"); a.href = "http://127.0.0.1:65000/c"; document.body.append(a); a.click(); a.remove() })()`,
+	`window.open("https://example.invalid/d", "_blank")`,
+}
+
+// runNavigateSelfTest sends the page elsewhere in every way of
+// navigateAttempts, then has the page report where it is through a bound
+// call (which only the app's page can make), then reloads it twice — as
+// the page does and as Wails reloads the app — and waits for each load.
+func (a *App) runNavigateSelfTest(ctx context.Context) {
+	<-a.domReadies
+	time.Sleep(time.Second)
+	for _, js := range navigateAttempts {
+		runtime.WindowExecJS(ctx, js)
+		time.Sleep(700 * time.Millisecond)
+	}
+	runtime.WindowExecJS(ctx, `window.go.app.SystemService.SelfTestReport(location.href)`)
+	select {
+	case where := <-a.selfTestReports:
+		fmt.Fprintf(os.Stdout, "selftest: navigate: the page stayed on %s\n", where)
+	case <-time.After(10 * time.Second):
+		fmt.Fprintln(os.Stdout, "selftest: navigate: the page did not answer: it is gone")
+		a.quit(ctx)
+		return
+	}
+	for _, reload := range []struct {
+		how  string
+		call func(context.Context)
+	}{{"location.reload()", func(ctx context.Context) { runtime.WindowExecJS(ctx, `location.reload()`) }}, {"WindowReloadApp", runtime.WindowReloadApp}} {
+		reload.call(ctx)
+		select {
+		case <-a.domReadies:
+			fmt.Fprintf(os.Stdout, "selftest: navigate: the page loaded again after %s\n", reload.how)
+		case <-time.After(20 * time.Second):
+			fmt.Fprintf(os.Stdout, "selftest: navigate: the page did not load again after %s\n", reload.how)
+		}
 	}
 	a.quit(ctx)
 }

@@ -12,6 +12,8 @@ static WebKitMemoryPressureSettings *playchat_memory_settings;
 static int playchat_memory_applied;
 static char *playchat_extension_dir;
 static WebKitWebContext *playchat_context;
+static void (*playchat_on_context[4])(void);
+static int playchat_on_context_count;
 
 // Defined in webview_release_linux.go (a Go export).
 extern void playchatWebReleased(char *how, double ms, gint64 before_kib, gint64 after_kib);
@@ -120,6 +122,8 @@ static GObject *playchat_context_constructor(GType type, guint n, GObjectConstru
 				playchat_terminated_hook, NULL, NULL);
 			g_type_class_unref(view);
 		}
+		for (int i = 0; i < playchat_on_context_count; i++)
+			playchat_on_context[i]();
 	}
 	return object;
 }
@@ -130,6 +134,15 @@ static void playchat_hook_context(void) {
 	GObjectClass *klass = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_CONTEXT));
 	playchat_context_parent_constructor = klass->constructor;
 	klass->constructor = playchat_context_constructor;
+}
+
+// Other files' installers (webview_guard_linux.go), run once the first web
+// context is built: GTK has started, and the web view that will use the
+// context has not been built yet. Call before wails.Run.
+void playchat_when_context_built(void (*fn)(void)) {
+	if (playchat_on_context_count < (int)G_N_ELEMENTS(playchat_on_context))
+		playchat_on_context[playchat_on_context_count++] = fn;
+	playchat_hook_context();
 }
 
 // Returns 0 when this WebKit has no memory-pressure-settings property.
