@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   type DragFacts, type DropDecision, ZONE_ACTIVE_CLASS, carriesFilesOrLinks, decideDrag, installDropGuard,
   isEditable, zoneRoot,
@@ -53,7 +53,6 @@ describe('the installed guard', () => {
   let box: HTMLTextAreaElement
 
   beforeEach(() => {
-    vi.useFakeTimers()
     uninstall = installDropGuard(window)
     panel = document.createElement('div')
     panel.style.setProperty('--wails-drop-target', 'drop')
@@ -66,7 +65,6 @@ describe('the installed guard', () => {
   afterEach(() => {
     uninstall()
     document.body.replaceChildren()
-    vi.useRealTimers()
   })
 
   /** Dispatches a drag event as WebKit does: bubbling, cancelable, with a dataTransfer. */
@@ -89,24 +87,34 @@ describe('the installed guard', () => {
   })
 
   it('lets the Knowledge panel take files and lights it while they are over it', () => {
-    expect(drag('dragover', inner, FILES_GTK)).toEqual({ prevented: true, effect: 'copy' })
+    const lit = () => panel.classList.contains(ZONE_ACTIVE_CLASS)
+    // Events in WebKit's order: dragenter on the element entered, then
+    // dragleave on the one left; nothing while the pointer rests.
+    expect(drag('dragenter', panel, FILES_GTK)).toEqual({ prevented: true, effect: 'copy' })
+    drag('dragleave', chat, FILES_GTK)
     expect(zoneRoot(inner)).toBe(panel)
-    expect(panel.classList.contains(ZONE_ACTIVE_CLASS)).toBe(true)
-    // Moving between its children keeps it lit; leaving it turns it off.
+    expect(lit()).toBe(true)
+    expect(drag('dragover', panel, FILES_GTK)).toEqual({ prevented: true, effect: 'copy' })
+    // Moving onto a child keeps it lit, however long the pointer rests there.
+    drag('dragenter', inner, FILES_GTK)
+    drag('dragleave', panel, FILES_GTK)
+    expect(drag('dragover', inner, FILES_GTK)).toEqual({ prevented: true, effect: 'copy' })
+    expect(lit()).toBe(true)
+    // Leaving it for the chat turns it off …
+    drag('dragenter', chat, FILES_GTK)
     drag('dragleave', inner, FILES_GTK)
-    drag('dragover', panel, FILES_GTK)
-    vi.advanceTimersByTime(200)
-    expect(panel.classList.contains(ZONE_ACTIVE_CLASS)).toBe(true)
-    drag('dragover', chat, FILES_GTK)
-    expect(panel.classList.contains(ZONE_ACTIVE_CLASS)).toBe(false)
-    drag('dragover', inner, FILES_GTK)
+    expect(lit()).toBe(false)
+    // … and so does leaving the window from inside it.
+    drag('dragenter', inner, FILES_GTK)
+    drag('dragleave', chat, FILES_GTK)
+    expect(lit()).toBe(true)
     drag('dragleave', inner, FILES_GTK)
-    vi.advanceTimersByTime(200)
-    expect(panel.classList.contains(ZONE_ACTIVE_CLASS)).toBe(false)
+    expect(lit()).toBe(false)
     // The drop is kept by the page (Wails hands the paths to Go); nothing loads.
+    drag('dragenter', inner, FILES_GTK)
     drag('dragover', inner, FILES_GTK)
     expect(drag('drop', inner, FILES_GTK).prevented).toBe(true)
-    expect(panel.classList.contains(ZONE_ACTIVE_CLASS)).toBe(false)
+    expect(lit()).toBe(false)
   })
 
   it('leaves dropped text to editable fields, and never files or links', () => {

@@ -121,26 +121,27 @@ export const ZONE_ACTIVE_CLASS = 'wails-drop-target-active'
  */
 export function installDropGuard(target: Window = window): () => void {
   let fromPage = false
+  // The zone lit while a drag it takes is over it. WebKit sends dragenter
+  // (the element entered) before dragleave (the one left), and nothing while
+  // the pointer rests: the zone stays lit while more of its elements were
+  // entered than left.
   let active: Element | null = null
-  let leaving: ReturnType<typeof setTimeout> | null = null
-  const activate = (zone: Element | null) => {
-    if (leaving !== null) clearTimeout(leaving)
-    leaving = null
+  let depth = 0
+  const light = (zone: Element | null) => {
     if (zone === active) return
     active?.classList.remove(ZONE_ACTIVE_CLASS)
     zone?.classList.add(ZONE_ACTIVE_CLASS)
     active = zone
+    depth = 0
   }
   const onStart = () => {
     fromPage = true
   }
   const onEnd = () => {
     fromPage = false
-    activate(null)
+    light(null)
   }
-  const onOver = (e: DragEvent) => {
-    const d = decideDrag(dragFacts(e, fromPage))
-    activate(d === 'zone' ? zoneRoot(elementOf(e)) : null)
+  const take = (e: DragEvent, d: DropDecision) => {
     if (d === 'text') return // the web view shows the caret and inserts the text
     // Taken by the page: WebKit then does nothing of its own with the drag.
     // Outside a drop zone the drop effect is "none", so the drag is refused
@@ -149,22 +150,33 @@ export function installDropGuard(target: Window = window): () => void {
     e.preventDefault()
     if (e.dataTransfer && d !== 'page') e.dataTransfer.dropEffect = d === 'zone' ? 'copy' : 'none'
   }
-  const onLeave = () => {
-    // Moving between elements fires dragleave too: the next dragenter or
-    // dragover keeps the zone lit.
-    if (leaving === null) leaving = setTimeout(() => activate(null), 80)
+  const onEnter = (e: DragEvent) => {
+    const d = decideDrag(dragFacts(e, fromPage))
+    const zone = d === 'zone' ? zoneRoot(elementOf(e)) : null
+    light(zone)
+    if (zone) depth++
+    take(e, d)
+  }
+  const onOver = (e: DragEvent) => {
+    const d = decideDrag(dragFacts(e, fromPage))
+    light(d === 'zone' ? zoneRoot(elementOf(e)) : null)
+    if (active) depth = Math.max(depth, 1)
+    take(e, d)
+  }
+  const onLeave = (e: DragEvent) => {
+    if (active && active.contains(elementOf(e)) && --depth <= 0) light(null)
   }
   const onDrop = (e: DragEvent) => {
     const d = decideDrag(dragFacts(e, fromPage))
     if (d !== 'text') e.preventDefault()
     fromPage = false
-    activate(null)
+    light(null)
   }
   const opts = { capture: true }
   const listeners: [string, (e: DragEvent) => void][] = [
     ['dragstart', onStart],
     ['dragend', onEnd],
-    ['dragenter', onOver],
+    ['dragenter', onEnter],
     ['dragover', onOver],
     ['dragleave', onLeave],
     ['drop', onDrop],
@@ -172,6 +184,6 @@ export function installDropGuard(target: Window = window): () => void {
   for (const [type, fn] of listeners) target.addEventListener(type, fn as EventListener, opts)
   return () => {
     for (const [type, fn] of listeners) target.removeEventListener(type, fn as EventListener, opts)
-    activate(null)
+    light(null)
   }
 }
