@@ -63,13 +63,15 @@ e2e-tools: fakellm
 	go build -o build/bin/trayprobe ./backend/tray/trayprobe
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
-## (main flow, notes, versions and search, rich replies, web search, reminders
-## with the tray, the Discord bot, floods of chunks, recovered panics, a 200-turn soak)
+## (main flow, notes, versions and search, rich replies, real drops onto the
+## window, web search, reminders with the tray, the Discord bot, floods of
+## chunks, recovered panics, a 200-turn soak)
 e2e: build e2e-tools
 	scripts/e2e.sh
 	scripts/e2e-notes.sh
 	scripts/e2e-branches.sh
 	scripts/e2e-render.sh
+	scripts/e2e-drops.sh
 	scripts/e2e-websearch.sh
 	scripts/e2e-reminders.sh
 	scripts/e2e-discord.sh
