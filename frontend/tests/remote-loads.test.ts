@@ -13,6 +13,8 @@ vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL
 
 import MarkdownContent from '@/components/MarkdownContent.vue'
 import MessageItem from '@/components/MessageItem.vue'
+import { CONTENT_SECURITY_POLICY, CSP_DIRECTIVES } from '@/csp'
+import { MAX_REPORTS, reportBlockedLoads } from '@/utils/blockedLoads'
 import { isShownImage, renderMarkdown } from '@/utils/markdown'
 import { renderTex } from '@/utils/math'
 import { SECURE_KEYS, mermaidLoader, purifySvg, resetMermaid } from '@/utils/mermaidBlocks'
@@ -258,5 +260,45 @@ describe('mermaid', () => {
     expect(root.querySelector('path[marker-end]')?.getAttribute('marker-end')).toBe('url(#arrow)')
     expect(root.querySelector('g.node')?.getAttribute('style')).toContain('stroke:#333')
     expect(root.textContent).toContain('Start')
+  })
+})
+
+describe('the Content-Security-Policy', () => {
+  const directive = (name: string) => CSP_DIRECTIVES.find((d) => d[0] === name)?.slice(1) ?? []
+  it('allows the app, data: and blob: only — no network address, no inline script, no eval', () => {
+    for (const [, ...sources] of CSP_DIRECTIVES) {
+      for (const s of sources) expect(["'self'", "'none'", "'unsafe-inline'", 'data:', 'blob:']).toContain(s)
+    }
+    expect(directive('default-src')).toEqual(["'self'"])
+    expect(directive('script-src')).toEqual(["'self'"])
+    expect(directive('img-src')).toEqual(["'self'", 'data:', 'blob:'])
+    expect(directive('connect-src')).toEqual(["'self'"])
+    for (const none of ['object-src', 'frame-src', 'media-src', 'base-uri', 'form-action']) expect(directive(none)).toEqual(["'none'"])
+    expect(CONTENT_SECURITY_POLICY).toMatch(/^default-src 'self'; script-src 'self'; /)
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/https?:|\*|unsafe-eval/)
+  })
+})
+
+describe('a load the policy refuses', () => {
+  it('is reported with its directive and scheme only, at most MAX_REPORTS times', () => {
+    const lines: string[] = []
+    const stop = reportBlockedLoads(document, (l) => lines.push(l))
+    const violate = (directive: string, blockedURI: string) => {
+      const e = new Event('securitypolicyviolation')
+      Object.assign(e, { effectiveDirective: directive, blockedURI })
+      document.dispatchEvent(e)
+    }
+    violate('img-src', `${L}/secret-text-in-the-url`)
+    violate('style-src-attr', 'inline')
+    expect(lines).toEqual([
+      'playchat: the window refused a load (img-src, http:): content got past the sanitiser',
+      'playchat: the window refused a load (style-src-attr, inline): content got past the sanitiser',
+    ])
+    for (let i = 0; i < 50; i++) violate('img-src', `${L}/${i}`)
+    expect(lines).toHaveLength(MAX_REPORTS)
+    stop()
+    violate('img-src', L)
+    expect(lines).toHaveLength(MAX_REPORTS)
+    expect(lines.join('\n')).not.toContain('127.0.0.1')
   })
 })

@@ -1,5 +1,5 @@
 import * as SystemService from '../../wailsjs/go/app/SystemService'
-import { BrowserOpenURL } from '../../wailsjs/runtime/runtime'
+import { BrowserOpenURL, LogError } from '../../wailsjs/runtime/runtime'
 import { call } from './errors'
 import type { AppInfo } from './types'
 
@@ -12,5 +12,14 @@ export function openExternal(url: string): void {
     BrowserOpenURL(url)
   } catch {
     window.open(url, '_blank', 'noopener')
+  }
+}
+
+/** Writes a line to the app's error output (Wails' log, on stderr); nothing outside the Wails window. */
+export function logError(message: string): void {
+  try {
+    LogError(message)
+  } catch {
+    // a plain browser: no Wails runtime
   }
 }
