@@ -172,8 +172,10 @@ static void playchat_set_reload_on_crash(void) {
 	playchat_hook_context();
 }
 
+// Only with the memory settings (LimitWebMemory): without a limit the
+// extension is loaded for its request filter alone.
 static gboolean playchat_send_release(gpointer data) {
-	if (playchat_context != NULL)
+	if (playchat_context != NULL && playchat_memory_settings != NULL)
 		webkit_web_context_send_message_to_all_extensions(playchat_context,
 			webkit_user_message_new("playchat.release-memory", NULL));
 	return G_SOURCE_REMOVE;
@@ -233,11 +235,13 @@ var (
 
 // LoadWebExtension writes playchat's WebKit web extension (webext/, built
 // by make) into dir and has the first web context built afterwards load it
-// into its web process, where it runs WebKit's memory release when the app
-// asks (requestWebRelease). Call it like LimitWebMemory: once, before
-// wails.Run, on the goroutine that runs it. Errors: a binary built without
-// the extension (go build instead of make), or dir not writable; the window
-// then works without it.
+// into its web process, where it cancels every request of the page for
+// anything outside the app (a backstop under the page's
+// Content-Security-Policy) and runs WebKit's memory release when the app
+// asks (requestWebRelease; only with LimitWebMemory's settings). Call it
+// like LimitWebMemory: once, before wails.Run, on the goroutine that runs
+// it. Errors: a binary built without the extension (go build instead of
+// make), or dir not writable; the window then works without it.
 func LoadWebExtension(dir string) error {
 	webExtensionOnce.Do(func() {
 		var path string
@@ -250,7 +254,8 @@ func LoadWebExtension(dir string) error {
 
 // requestWebRelease asks the web process's extension for a release; its
 // report arrives on webReleaseReports. Any goroutine; nothing happens
-// before the web context exists or without LoadWebExtension.
+// before the web context exists, without LoadWebExtension or without a
+// memory limit (LimitWebMemory).
 func requestWebRelease() { C.playchat_request_release() }
 
 // ReloadOnWebProcessCrash has the window load its page again when its web
