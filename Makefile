@@ -64,7 +64,7 @@ e2e-tools: fakellm
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
 ## (main flow, notes, versions and search, rich replies, real drops onto the
-## window, web search, reminders with the tray, the Discord bot, floods of
+## window, rendered payloads that must load nothing, web search, reminders with the tray, the Discord bot, floods of
 ## chunks, recovered panics, a 200-turn soak)
 e2e: build e2e-tools
 	scripts/e2e.sh
@@ -72,6 +72,7 @@ e2e: build e2e-tools
 	scripts/e2e-branches.sh
 	scripts/e2e-render.sh
 	scripts/e2e-drops.sh
+	scripts/e2e-remote.sh
 	scripts/e2e-websearch.sh
 	scripts/e2e-reminders.sh
 	scripts/e2e-discord.sh
