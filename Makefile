@@ -64,8 +64,9 @@ e2e-tools: fakellm
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
 ## (main flow, notes, versions and search, rich replies, real drops onto the
-## window, rendered payloads that must load nothing, web search, reminders with the tray, the Discord bot, floods of
-## chunks, recovered panics, a 200-turn soak)
+## window, rendered payloads that must load nothing, web search, reminders
+## with the tray, the Discord bot, floods of chunks, recovered panics, a
+## 200-turn soak)
 e2e: build e2e-tools
 	scripts/e2e.sh
 	scripts/e2e-notes.sh
