@@ -65,15 +65,18 @@ e2e-tools: fakellm
 	go build -o build/bin/trayprobe ./backend/tray/trayprobe
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake server
-## (main flow, notes, versions and search, rich replies, web search, reminders
-## with the tray, the Discord bot, floods of chunks, kill -9 mid-reply, damaged and newer
-## databases, recovered panics, a 200-turn soak)
+## (main flow, notes, versions and search, rich replies, real drops onto the
+## window, rendered payloads that must load nothing, web search, reminders
+## with the tray, the Discord bot, floods of chunks, kill -9 mid-reply,
+## damaged and newer databases, recovered panics, a 200-turn soak)
 e2e: build e2e-tools
 	scripts/e2e.sh
 	scripts/e2e-failures.sh
 	scripts/e2e-notes.sh
 	scripts/e2e-branches.sh
 	scripts/e2e-render.sh
+	scripts/e2e-drops.sh
+	scripts/e2e-remote.sh
 	scripts/e2e-websearch.sh
 	scripts/e2e-reminders.sh
 	scripts/e2e-startup.sh
@@ -81,7 +84,7 @@ e2e: build e2e-tools
 	scripts/e2e-flood.sh
 	scripts/e2e-crash.sh
 	scripts/e2e-dbcheck.sh
-	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash' -v .
+	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing' -v .
 	scripts/soak.sh $(SOAK_TURNS)
 
 

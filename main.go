@@ -71,22 +71,23 @@ func runWindow() (err error) {
 	// the web view, on the thread that will run GTK.
 	runtime.LockOSThread()
 	app.ReloadOnWebProcessCrash()
+	// The window never shows anything but the app: a navigation elsewhere
+	// (a dropped file or link the page did not keep) is refused.
+	app.GuardNavigation()
 	webMemory, err := app.WebMemoryFromEnv(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "playchat: %v; using %d MiB\n", err, webMemory.LimitMiB)
 	}
 	if err := app.LimitWebMemory(webMemory); err != nil {
 		fmt.Fprintln(os.Stderr, "playchat: web view memory limit not set:", err)
-	} else if webMemory.LimitMiB != 0 {
-		// And the extension that releases it as soon as a turn is over
-		// (app/webview_release.go).
-		dir, err := app.WebExtensionDir()
-		if err == nil {
-			err = app.LoadWebExtension(dir)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "playchat: web view memory release after turns is off:", err)
-		}
+	}
+	// The web process's extension: it refuses the page any request outside
+	// the app and, with the memory limit, releases memory as soon as a turn
+	// is over (app/webview_release.go).
+	if dir, err := app.WebExtensionDir(); err != nil {
+		fmt.Fprintln(os.Stderr, "playchat: the web view's extension is not loaded:", err)
+	} else if err := app.LoadWebExtension(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "playchat: the web view's extension is not loaded:", err)
 	}
 	a := app.New(core.Options{Environ: os.Environ()})
 	startHidden := a.StartHidden(os.Args[1:]) // --hidden (autostart) with a tray to show it from

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,12 +29,27 @@ import (
 //	        WebKit's memory release when asked (webview_release.go).
 //	webcrash — the web process is killed; the window must load its page
 //	        again in a new one (ReloadOnWebProcessCrash).
+//	navigate — the page is sent elsewhere (a file, a web page, a link, a
+//	        new window); the window must stay on the app, and its own
+//	        reloads must still work (GuardNavigation).
+//	remote — the page itself (past every sanitiser) tries to load from
+//	        the address in SelfTestURLEnv in every way a page can; the
+//	        caller counts what reaches it (the Content-Security-Policy and
+//	        the web extension's request filter must stop all of it).
 const SelfTestEnv = "PLAYCHAT_SELFTEST"
 
+// SelfTestURLEnv gives the "remote" self-test the address to load from
+// (an http:// listener of the caller's).
+const SelfTestURLEnv = "PLAYCHAT_SELFTEST_URL"
+
 // selfTest returns the self-test the process was asked to run ("" for none).
-func (a *App) selfTest() string {
+func (a *App) selfTest() string { return a.env(SelfTestEnv) }
+
+// env returns the value of the environment variable name the app was
+// started with ("" when unset).
+func (a *App) env(name string) string {
 	for _, kv := range a.opts.Environ {
-		if v, ok := strings.CutPrefix(kv, SelfTestEnv+"="); ok {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
 			return v
 		}
 	}
@@ -64,6 +80,14 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 	}
 	if name == "webcrash" {
 		a.runWebCrashSelfTest(ctx)
+		return
+	}
+	if name == "remote" {
+		a.runRemoteSelfTest(ctx)
+		return
+	}
+	if name == "navigate" {
+		a.runNavigateSelfTest(ctx)
 		return
 	}
 	if name != "panic" {
@@ -141,6 +165,111 @@ func (a *App) runWebCrashSelfTest(ctx context.Context) {
 		fmt.Fprintln(os.Stdout, "selftest: webcrash: the page loaded again after its web process was killed")
 	case <-time.After(20 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: webcrash: the page did not load again in 20 s")
+	}
+	a.quit(ctx)
+}
+
+// navigateAttempts are the self-test's ways of sending the page elsewhere.
+// GuardNavigation refuses the web pages and the link (one line on stderr
+// each); WebKit itself already stops a script's file: navigation and its
+// window.open without a user gesture — the page must stay either way.
+var navigateAttempts = []string{
+	`location.href = "file:///etc/hostname"`,
+	`location.assign("http://127.0.0.1:65000/a")`,
+	`window.location = "https://example.invalid/b"`,
+	`(() => { const a = document.createElement("a"); a.href = "http://127.0.0.1:65000/c"; document.body.append(a); a.click(); a.remove() })()`,
+	`window.open("https://example.invalid/d", "_blank")`,
+}
+
+// runNavigateSelfTest sends the page elsewhere in every way of
+// navigateAttempts, then has the page report where it is through a bound
+// call (which only the app's page can make), then reloads it twice — as
+// the page does and as Wails reloads the app — and waits for each load.
+func (a *App) runNavigateSelfTest(ctx context.Context) {
+	<-a.domReadies
+	time.Sleep(time.Second)
+	for _, js := range navigateAttempts {
+		runtime.WindowExecJS(ctx, js)
+		time.Sleep(700 * time.Millisecond)
+	}
+	runtime.WindowExecJS(ctx, `window.go.app.SystemService.SelfTestReport(location.href)`)
+	select {
+	case where := <-a.selfTestReports:
+		fmt.Fprintf(os.Stdout, "selftest: navigate: the page stayed on %s\n", where)
+	case <-time.After(10 * time.Second):
+		fmt.Fprintln(os.Stdout, "selftest: navigate: the page did not answer: it is gone")
+		a.quit(ctx)
+		return
+	}
+	for _, reload := range []struct {
+		how  string
+		call func(context.Context)
+	}{{"location.reload()", func(ctx context.Context) { runtime.WindowExecJS(ctx, `location.reload()`) }}, {"WindowReloadApp", runtime.WindowReloadApp}} {
+		reload.call(ctx)
+		select {
+		case <-a.domReadies:
+			fmt.Fprintf(os.Stdout, "selftest: navigate: the page loaded again after %s\n", reload.how)
+		case <-time.After(20 * time.Second):
+			fmt.Fprintf(os.Stdout, "selftest: navigate: the page did not load again after %s\n", reload.how)
+		}
+	}
+	a.quit(ctx)
+}
+
+// remoteLoads is the "remote" self-test's page script: every way a page
+// can ask for something from U (the listener), each tried on its own, then
+// a bound call with how many were tried. Markup goes in with innerHTML,
+// past the app's sanitisers: only the window's backstops are tested.
+const remoteLoads = `(async (U) => {
+  const tries = [
+    () => document.body.insertAdjacentHTML("beforeend", '<img src="' + U + '/img">'),
+    () => document.body.insertAdjacentHTML("beforeend", '<img srcset="' + U + '/srcset 1x">'),
+    () => document.body.insertAdjacentHTML("beforeend", '<table background="' + U + '/table"><tr><td background="' + U + '/td">x</td></tr></table>'),
+    () => document.body.insertAdjacentHTML("beforeend", '<div style="width:9px;height:9px;background:url(' + U + '/style)"></div>'),
+    () => document.body.insertAdjacentHTML("beforeend", '<div style="width:9px;height:9px;mask:url(' + U + '/mask);-webkit-mask-image:url(' + U + '/mask2)"></div>'),
+    () => document.body.insertAdjacentHTML("beforeend", '<style>@import url(' + U + '/import.css); .pc-x { background: url(' + U + '/style-element) }</style><div class="pc-x">x</div>'),
+    () => document.body.insertAdjacentHTML("beforeend", '<link rel="stylesheet" href="' + U + '/link.css"><link rel="prefetch" href="' + U + '/prefetch"><link rel="icon" href="' + U + '/icon">'),
+    () => document.body.insertAdjacentHTML("beforeend", '<video poster="' + U + '/poster" src="' + U + '/video"></video><audio src="' + U + '/audio" autoplay></audio>'),
+    () => document.body.insertAdjacentHTML("beforeend", '<iframe src="' + U + '/iframe"></iframe><object data="' + U + '/object"></object><embed src="' + U + '/embed">'),
+    () => document.body.insertAdjacentHTML("beforeend", '<svg width="9" height="9"><image href="' + U + '/svg-image" width="9" height="9"/></svg>'),
+    () => document.body.insertAdjacentHTML("beforeend", '<input type="image" src="' + U + '/input-image">'),
+    () => { const s = document.createElement("script"); s.src = U + "/script.js"; document.head.append(s) },
+    () => { new Image().src = U + "/new-image" },
+    () => fetch(U + "/fetch").catch(() => {}),
+    () => { const x = new XMLHttpRequest(); x.open("GET", U + "/xhr"); x.send() },
+    () => navigator.sendBeacon(U + "/beacon", "x"),
+    () => new EventSource(U + "/event-source"),
+    () => new WebSocket(U.replace(/^http/, "ws") + "/websocket"),
+    () => new Worker(U + "/worker.js"),
+    () => import(U + "/module.js").catch(() => {}),
+    () => new FontFace("pc-remote", "url(" + U + "/font)").load().catch(() => {}),
+  ]
+  let n = 0
+  for (const t of tries) {
+    n++
+    try { t() } catch (e) { /* refused at once: counted as tried */ }
+  }
+  await new Promise((r) => setTimeout(r, 3000))
+  window.go.app.SystemService.SelfTestReport(String(n))
+})`
+
+// runRemoteSelfTest runs remoteLoads against SelfTestURLEnv and prints how
+// many ways were tried; the caller's listener says whether any got through.
+func (a *App) runRemoteSelfTest(ctx context.Context) {
+	<-a.domReadies
+	u := a.env(SelfTestURLEnv)
+	if !strings.HasPrefix(u, "http://") {
+		fmt.Fprintf(os.Stdout, "selftest: remote: %s must be an http:// address\n", SelfTestURLEnv)
+		a.quit(ctx)
+		return
+	}
+	time.Sleep(time.Second)
+	runtime.WindowExecJS(ctx, remoteLoads+"("+strconv.Quote(strings.TrimRight(u, "/"))+")")
+	select {
+	case n := <-a.selfTestReports:
+		fmt.Fprintf(os.Stdout, "selftest: remote: the page tried %s ways to load from the listener\n", n)
+	case <-time.After(15 * time.Second):
+		fmt.Fprintln(os.Stdout, "selftest: remote: the page did not answer")
 	}
 	a.quit(ctx)
 }

@@ -12,6 +12,8 @@ static WebKitMemoryPressureSettings *playchat_memory_settings;
 static int playchat_memory_applied;
 static char *playchat_extension_dir;
 static WebKitWebContext *playchat_context;
+static void (*playchat_on_context[4])(void);
+static int playchat_on_context_count;
 
 // Defined in webview_release_linux.go (a Go export).
 extern void playchatWebReleased(char *how, double ms, gint64 before_kib, gint64 after_kib);
@@ -120,6 +122,8 @@ static GObject *playchat_context_constructor(GType type, guint n, GObjectConstru
 				playchat_terminated_hook, NULL, NULL);
 			g_type_class_unref(view);
 		}
+		for (int i = 0; i < playchat_on_context_count; i++)
+			playchat_on_context[i]();
 	}
 	return object;
 }
@@ -130,6 +134,15 @@ static void playchat_hook_context(void) {
 	GObjectClass *klass = G_OBJECT_CLASS(g_type_class_ref(WEBKIT_TYPE_WEB_CONTEXT));
 	playchat_context_parent_constructor = klass->constructor;
 	klass->constructor = playchat_context_constructor;
+}
+
+// Other files' installers (webview_guard_linux.go), run once the first web
+// context is built: GTK has started, and the web view that will use the
+// context has not been built yet. Call before wails.Run.
+void playchat_when_context_built(void (*fn)(void)) {
+	if (playchat_on_context_count < (int)G_N_ELEMENTS(playchat_on_context))
+		playchat_on_context[playchat_on_context_count++] = fn;
+	playchat_hook_context();
 }
 
 // Returns 0 when this WebKit has no memory-pressure-settings property.
@@ -159,8 +172,10 @@ static void playchat_set_reload_on_crash(void) {
 	playchat_hook_context();
 }
 
+// Only with the memory settings (LimitWebMemory): without a limit the
+// extension is loaded for its request filter alone.
 static gboolean playchat_send_release(gpointer data) {
-	if (playchat_context != NULL)
+	if (playchat_context != NULL && playchat_memory_settings != NULL)
 		webkit_web_context_send_message_to_all_extensions(playchat_context,
 			webkit_user_message_new("playchat.release-memory", NULL));
 	return G_SOURCE_REMOVE;
@@ -220,11 +235,13 @@ var (
 
 // LoadWebExtension writes playchat's WebKit web extension (webext/, built
 // by make) into dir and has the first web context built afterwards load it
-// into its web process, where it runs WebKit's memory release when the app
-// asks (requestWebRelease). Call it like LimitWebMemory: once, before
-// wails.Run, on the goroutine that runs it. Errors: a binary built without
-// the extension (go build instead of make), or dir not writable; the window
-// then works without it.
+// into its web process, where it cancels every request of the page for
+// anything outside the app (a backstop under the page's
+// Content-Security-Policy) and runs WebKit's memory release when the app
+// asks (requestWebRelease; only with LimitWebMemory's settings). Call it
+// like LimitWebMemory: once, before wails.Run, on the goroutine that runs
+// it. Errors: a binary built without the extension (go build instead of
+// make), or dir not writable; the window then works without it.
 func LoadWebExtension(dir string) error {
 	webExtensionOnce.Do(func() {
 		var path string
@@ -237,7 +254,8 @@ func LoadWebExtension(dir string) error {
 
 // requestWebRelease asks the web process's extension for a release; its
 // report arrives on webReleaseReports. Any goroutine; nothing happens
-// before the web context exists or without LoadWebExtension.
+// before the web context exists, without LoadWebExtension or without a
+// memory limit (LimitWebMemory).
 func requestWebRelease() { C.playchat_request_release() }
 
 // ReloadOnWebProcessCrash has the window load its page again when its web

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath, URL } from 'node:url'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig, type Plugin } from 'vite'
+import { CONTENT_SECURITY_POLICY } from './src/csp.ts'
 
 // The Go side embeds frontend/dist with //go:embed, and a fresh clone only
 // compiles if dist/ exists: dist/.gitkeep is committed, so put it back after
@@ -17,8 +18,26 @@ function keepGitkeep(): Plugin {
   }
 }
 
+// The window's Content-Security-Policy (src/csp.ts), first in <head> of the
+// built page; `wails dev` (vite's dev server) runs without it.
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'playchat-csp',
+    apply: 'build',
+    transformIndexHtml() {
+      return [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+          injectTo: 'head-prepend',
+        },
+      ]
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [vue(), keepGitkeep()],
+  plugins: [vue(), keepGitkeep(), contentSecurityPolicy()],
   define: {
     // vue-i18n: composition API only, no devtools hooks in the bundle.
     __VUE_I18N_FULL_INSTALL__: true,

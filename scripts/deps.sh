@@ -59,6 +59,7 @@ fi
 WAILS_VERSION=v2.13.0
 PKGS=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
       xvfb xauth dbus dbus-x11 imagemagick x11-utils xdotool tesseract-ocr sqlite3 python3-xlib
+      python3-gi gir1.2-gtk-3.0
       fonts-noto-cjk fonts-noto-color-emoji nsis desktop-file-utils appstream lintian curl jq xclip)
 
 missing=()

@@ -1,7 +1,17 @@
 /*
  * playchat's WebKit web extension: loaded by WebKitGTK into the web process
  * that runs the chat page (webkit_web_context_set_web_extensions_directory,
- * app/webview_release_linux.go). It does one thing: on the message
+ * app/webview_release_linux.go). It does two things.
+ *
+ * It cancels every request of the page for anything but the app's own
+ * origin (wails://wails/…; wails://wails.localhost:<port>/… under
+ * `wails dev`) and data:, blob: and about: URLs, which need no network: the
+ * window loads nothing from the network on its own (issue 21), even if
+ * something slipped past the sanitisers and the page's
+ * Content-Security-Policy (frontend/src/csp.ts). Each cancelled request is
+ * reported on stderr by its scheme only.
+ *
+ * And on the message
  * "playchat.release-memory" from the app, sent a moment after a turn ends,
  * it runs WebKit's own memory release right away, synchronously — the same
  * WTF::MemoryPressureHandler::releaseMemory(Critical::Yes, Synchronous::Yes)
@@ -52,9 +62,45 @@ static void page_gone(gpointer data, GObject *page) {
 	g_ptr_array_remove(pages, page);
 }
 
+/* The app's own page and what loads without the network. */
+static bool request_allowed(const char *uri) {
+	if (uri == NULL)
+		return false;
+	char *scheme = g_uri_parse_scheme(uri);
+	bool ok = false;
+	if (scheme == NULL)
+		return false;
+	if (g_ascii_strcasecmp(scheme, "data") == 0 || g_ascii_strcasecmp(scheme, "blob") == 0 ||
+		g_ascii_strcasecmp(scheme, "about") == 0) {
+		ok = true;
+	} else if (g_ascii_strcasecmp(scheme, "wails") == 0) {
+		GUri *parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, NULL);
+		const char *host = parsed != NULL ? g_uri_get_host(parsed) : NULL;
+		ok = host != NULL && (g_ascii_strcasecmp(host, "wails") == 0 || g_ascii_strcasecmp(host, "wails.localhost") == 0);
+		if (parsed != NULL)
+			g_uri_unref(parsed);
+	}
+	g_free(scheme);
+	return ok;
+}
+
+/* Every request of the page (its document, scripts, styles, images, fonts,
+ * fetches) passes here before it is sent; TRUE cancels it. */
+static gboolean send_request(WebKitWebPage *page, WebKitURIRequest *request, WebKitURIResponse *redirected, gpointer data) {
+	const char *uri = webkit_uri_request_get_uri(request);
+	if (request_allowed(uri))
+		return FALSE;
+	char *scheme = uri != NULL ? g_uri_parse_scheme(uri) : NULL;
+	g_printerr("playchat: the window's page was refused a request for %s%s%s (it loads nothing from outside the app)\n",
+		scheme != NULL ? "a " : "a URI without a scheme", scheme != NULL ? scheme : "", scheme != NULL ? ": URI" : "");
+	g_free(scheme);
+	return TRUE;
+}
+
 static void page_created(WebKitWebExtension *extension, WebKitWebPage *page, gpointer data) {
 	g_ptr_array_add(pages, page);
 	g_object_weak_ref(G_OBJECT(page), page_gone, NULL);
+	g_signal_connect(page, "send-request", G_CALLBACK(send_request), NULL);
 }
 
 static gboolean message_received(WebKitWebExtension *extension, WebKitUserMessage *message, gpointer data) {

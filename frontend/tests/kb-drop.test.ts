@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import KBDropZone from '@/components/kb/KBDropZone.vue'
 import type { DropReport } from '@/api/kbDrop'
-import { baseName, dropPaths, guardFileDrops, summarizeDrop } from '@/utils/kbDrop'
+import { baseName, dropPaths, summarizeDrop } from '@/utils/kbDrop'
 import { flush, testI18n } from './helpers'
 
 let dropHandler: ((paths: string[]) => void) | null = null
@@ -48,42 +48,6 @@ describe('drop logic', () => {
     expect(s.groups[0].names).toEqual(['photo.png', 'x.pdf'])
     expect(s.groups[1].names).toEqual(['big.md'])
     expect(baseName('/a/b/')).toBe('b')
-  })
-})
-
-describe('the window-wide file-drop guard', () => {
-  function dragEvent(type: string, target: Element, types: string[]) {
-    const e = new Event(type, { bubbles: true, cancelable: true }) as DragEvent
-    const dataTransfer = { types, dropEffect: 'copy' }
-    Object.defineProperty(e, 'dataTransfer', { value: dataTransfer })
-    target.dispatchEvent(e)
-    return { e, dataTransfer }
-  }
-
-  it('cancels file drops everywhere and refuses them outside the drop target', () => {
-    const off = guardFileDrops(window)
-    const panel = document.createElement('div')
-    panel.style.setProperty('--wails-drop-target', 'drop')
-    const inner = document.createElement('span')
-    panel.appendChild(inner)
-    const chat = document.createElement('div')
-    document.body.append(panel, chat)
-    try {
-      const outside = dragEvent('dragover', chat, ['Files'])
-      expect(outside.e.defaultPrevented).toBe(true)
-      expect(outside.dataTransfer.dropEffect).toBe('none')
-      const over = dragEvent('dragover', panel, ['Files'])
-      expect(over.dataTransfer.dropEffect).toBe('copy')
-      expect(dragEvent('drop', chat, ['Files']).e.defaultPrevented).toBe(true)
-      // Dragging text or a note tab inside the window is left alone.
-      expect(dragEvent('dragover', chat, ['text/plain']).e.defaultPrevented).toBe(false)
-      expect(dragEvent('drop', chat, ['text/plain']).e.defaultPrevented).toBe(false)
-    } finally {
-      off()
-      panel.remove()
-      chat.remove()
-    }
-    expect(dragEvent('drop', document.body, ['Files']).e.defaultPrevented).toBe(false)
   })
 })
 

@@ -133,7 +133,9 @@ describe('renderMarkdown with relativeLinks (knowledge-base documents)', () => {
     )
     const root = assertSafe(html)
     const hrefs = Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href'))
-    expect(hrefs).toEqual([])
+    // Only the <img>'s: a link to its (relative) source, as a Markdown image is.
+    expect(hrefs).toEqual(['x'])
+    expect(root.querySelector('a[href="x"]')?.className).toBe('md-image-link')
     expect(html).not.toMatch(/(javascript|data|file):/i)
   })
 

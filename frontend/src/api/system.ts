@@ -1,6 +1,6 @@
 import * as SystemService from '../../wailsjs/go/app/SystemService'
 import type { app } from '../../wailsjs/go/models'
-import { BrowserOpenURL, Quit } from '../../wailsjs/runtime/runtime'
+import { BrowserOpenURL, LogError, Quit } from '../../wailsjs/runtime/runtime'
 import { call } from './errors'
 import type { AppInfo } from './types'
 
@@ -25,4 +25,13 @@ export const startupStatus = (): Promise<StartupStatus> => call(() => SystemServ
 /** Ends the app (the start-up error screen's Quit). */
 export function quit(): void {
   Quit()
+}
+
+/** Writes a line to the app's error output (Wails' log, on stderr); nothing outside the Wails window. */
+export function logError(message: string): void {
+  try {
+    LogError(message)
+  } catch {
+    // a plain browser: no Wails runtime
+  }
 }

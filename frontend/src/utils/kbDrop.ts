@@ -66,34 +66,3 @@ export function summarizeDrop(r: DropReport, max = 5): DropSummary {
   if (r.skippedMore > 0) groups.push({ reason: 'more', count: r.skippedMore, names: [] })
   return { copied: r.copied.length, skipped: r.skipped.length + r.skippedMore, groups }
 }
-
-/** Whether a drag carries files from outside the window. */
-function carriesFiles(e: DragEvent): boolean {
-  return !!e.dataTransfer && Array.from(e.dataTransfer.types ?? []).includes('Files')
-}
-
-/**
- * Keeps files dragged from outside from being opened by the webview itself
- * (WebKit would navigate the window to a file dropped anywhere): a file drop
- * is always cancelled, and outside an element styled
- * `--wails-drop-target: drop` (the Knowledge panel) the cursor says it
- * cannot be dropped there. Returns the function that removes the guard.
- */
-export function guardFileDrops(target: Window = window): () => void {
-  const onOver = (e: DragEvent) => {
-    if (!carriesFiles(e)) return
-    e.preventDefault()
-    const el = e.target instanceof Element ? e.target : null
-    const isTarget = !!el && getComputedStyle(el).getPropertyValue('--wails-drop-target').trim() === 'drop'
-    if (!isTarget && e.dataTransfer) e.dataTransfer.dropEffect = 'none'
-  }
-  const onDrop = (e: DragEvent) => {
-    if (carriesFiles(e)) e.preventDefault()
-  }
-  target.addEventListener('dragover', onOver)
-  target.addEventListener('drop', onDrop)
-  return () => {
-    target.removeEventListener('dragover', onOver)
-    target.removeEventListener('drop', onDrop)
-  }
-}

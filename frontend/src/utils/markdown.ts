@@ -1,9 +1,15 @@
 // Markdown for assistant messages: marked turns it into HTML, DOMPurify
-// removes anything that could run code or leave the app. The model's output
-// is untrusted (it can quote web pages and be prompt-injected), so the allow
-// list is narrow: no scripts, frames, forms, SVG/MathML, inline styles or
-// event handlers; links only to http(s), mailto and in-page anchors; remote
-// images become links so that rendering a reply never fetches anything.
+// removes anything that could run code, leave the app or load anything. The
+// model's output is untrusted (it can quote web pages and be
+// prompt-injected), and so are notes, KB documents and imported chats, so
+// the allow list is narrow: no scripts, frames, forms, SVG/MathML, styles or
+// event handlers, and an allow list of attributes in which the only one
+// that can hold an address is a link's href — links only to http(s),
+// mailto and in-page anchors, opened in the user's browser. Rendering never
+// fetches anything (issue 21: background= on a table was a read receipt):
+// an image is shown only from a data: URL (PNG, JPEG, GIF, WebP), any other
+// becomes a link. The window's Content-Security-Policy (vite.config.ts)
+// refuses loads from anywhere else as well.
 // Knowledge-base documents may also keep relative links (no scheme, no
 // leading //) so the browser can follow them to other KB documents; the
 // component intercepts those clicks, so they never navigate the window.
@@ -33,9 +39,42 @@ const URL_SPACE = /[\u0000-\u0020\u00A0\u1680\u180E\u2000-\u2029\u205F\u3000]/g
 
 const FORBID_TAGS = [
   'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form',
-  'input', 'button', 'select', 'textarea', 'option', 'svg', 'math', 'img', 'picture',
+  'input', 'button', 'select', 'textarea', 'option', 'svg', 'math', 'picture',
   'video', 'audio', 'source', 'track', 'link', 'meta', 'base', 'template', 'noscript',
+  'portal', 'fencedframe',
 ]
+
+/**
+ * Every element rendered Markdown may keep: text, lists, tables, code,
+ * quotes, headings, details, links and (data:) images.
+ */
+const ALLOWED_TAGS = [
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'blockquote', 'br', 'caption', 'cite', 'code', 'col', 'colgroup', 'dd',
+  'del', 'details', 'dfn', 'div', 'dl', 'dt', 'em', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'hr', 'i', 'img', 'ins', 'kbd', 'li', 'mark', 'ol', 'p', 'pre', 'q', 'rp', 'rt', 'ruby', 's', 'samp',
+  'small', 'span', 'strong', 'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'time',
+  'tr', 'u', 'ul', 'var', 'wbr',
+]
+
+/**
+ * Every attribute rendered Markdown may keep. Of these only href (on <a>)
+ * and src (on <img>, a data: image only) hold an address; the rest are text
+ * and layout (tables, lists, headings' ids, code classes, details).
+ */
+const ALLOWED_ATTR = [
+  'href', 'src', 'alt', 'title', 'class', 'id', 'lang', 'dir', 'align', 'colspan', 'rowspan', 'scope',
+  'headers', 'abbr', 'span', 'start', 'reversed', 'type', 'value', 'open', 'datetime',
+]
+
+/** An image the window shows: a data: URL of a raster format, at most DATA_IMAGE_MAX characters. */
+const DATA_IMAGE = /^data:image\/(?:png|jpeg|jpg|gif|webp);base64,[a-z0-9+/=\s]*$/i
+/** The longest data: image shown (about 1.5 MB of image); a longer one becomes a link's text. */
+export const DATA_IMAGE_MAX = 2_000_000
+
+/** Whether src is an image the window shows itself (a data: URL of a raster image). */
+export function isShownImage(src: string): boolean {
+  return src.length <= DATA_IMAGE_MAX && DATA_IMAGE.test(src.trim())
+}
 
 /** What DOMPurify puts before every id and name in rendered Markdown. */
 export const HEADING_ID_PREFIX = 'user-content-'
@@ -56,12 +95,14 @@ export function splitHeadingAnchor(text: string): { text: string; anchor: string
 
 function purifyConfig(allowed: RegExp): Config {
   return {
+    // Allow lists, not a profile: DOMPurify's html profile would replace
+    // them with its own (background=, poster=, srcset= … included).
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
     FORBID_TAGS,
     SANITIZE_NAMED_PROPS: true,
-    FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'xlink:href'],
     ALLOWED_URI_REGEXP: allowed,
     ALLOW_DATA_ATTR: false,
-    USE_PROFILES: { html: true },
   }
 }
 const PURIFY_CONFIG = purifyConfig(SAFE_URL)
@@ -69,6 +110,12 @@ const RELATIVE_PURIFY_CONFIG = purifyConfig(SAFE_OR_RELATIVE_URL)
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/** An image that is not shown: a link to it (its href vetted like any link's), labelled with its text. */
+function imageLink(href: string, text: string): string {
+  const label = escapeHtml(text || (href.startsWith('data:') ? 'image' : href))
+  return `<a href="${escapeHtml(href)}" class="md-image-link">🖼 ${label}</a>`
 }
 
 /** A heading token whose "{#id}" walkTokens took off. */
@@ -91,8 +138,8 @@ const marked = new Marked({
   },
   renderer: {
     image({ href, text }: Tokens.Image): string {
-      const label = escapeHtml(text || href)
-      return `<a href="${escapeHtml(href)}" class="md-image-link">🖼 ${label}</a>`
+      if (isShownImage(href)) return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}" class="md-image">`
+      return imageLink(href, text)
     },
     heading(token: Tokens.Heading): string | false {
       const anchor = (token as AnchoredHeading).anchor
@@ -113,13 +160,29 @@ function getPurifier(relative = false): Purifier {
   // Set once: sanitize() then skips parsing the configuration on every call
   // (many calls a second while a reply streams).
   p.setConfig(relative ? RELATIVE_PURIFY_CONFIG : PURIFY_CONFIG)
-  p.addHook('uponSanitizeAttribute', (_node, data) => {
-    // Belt and braces on top of FORBID_ATTR: no event handler attribute, ever.
+  p.addHook('uponSanitizeAttribute', (node, data) => {
+    // Belt and braces on top of ALLOWED_ATTR: no event handler attribute, ever.
     if (/^on/i.test(data.attrName)) data.keepAttr = false
+    // An address only where the app means one: a link's href, an image's src.
+    if (data.attrName === 'href' && node.tagName !== 'A') data.keepAttr = false
+    if (data.attrName === 'src' && node.tagName !== 'IMG') data.keepAttr = false
     // A math placeholder is only ever replaced in text, never in an attribute.
     if (hasMathPlaceholder(data.attrValue)) data.attrValue = stripPlaceholderMarks(data.attrValue)
   })
   p.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'IMG') {
+      // Raw HTML's <img>: shown from a data: image, else a link to it as
+      // Markdown's images are (the link is sanitised next, like any other).
+      const src = node.getAttribute('src') ?? ''
+      if (isShownImage(src)) {
+        node.setAttribute('class', 'md-image')
+        return
+      }
+      const holder = node.ownerDocument.createElement('span')
+      holder.innerHTML = imageLink(src, node.getAttribute('alt') ?? '')
+      node.replaceWith(...Array.from(holder.childNodes))
+      return
+    }
     if (node.tagName === 'A') {
       const href = node.getAttribute('href') ?? ''
       const bare = href.replace(URL_SPACE, '')

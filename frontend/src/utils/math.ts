@@ -28,6 +28,7 @@
 // without its closing delimiter is plain text, so KaTeX never sees a half
 // formula and no red error flashes.
 import DOMPurify, { type Config } from 'dompurify'
+import { cssLoads } from './safeCss'
 import katex from 'katex'
 
 const PH_OPEN = '\uE000'
@@ -382,8 +383,8 @@ export const KATEX_SANITIZE_CONFIG: Config = {
   ALLOW_ARIA_ATTR: false,
 }
 
-/** Inline styles KaTeX never writes: anything that could fetch or escape the formula's box. */
-const BAD_STYLE = /url\s*\(|expression\s*\(|@import|position\s*:|javascript:|behavior\s*:|-moz-binding/i
+/** Inline styles KaTeX never writes: anything that could escape the formula's box or run code (loads: cssLoads). */
+const BAD_STYLE = /expression\s*\(|position\s*:|javascript:|behavior\s*:|-moz-binding/i
 
 let katexPurifier: ReturnType<typeof DOMPurify> | null = null
 function purifyKatex(html: string): string {
@@ -392,7 +393,7 @@ function purifyKatex(html: string): string {
     p.setConfig(KATEX_SANITIZE_CONFIG)
     p.addHook('uponSanitizeAttribute', (_node, data) => {
       if (/^on/i.test(data.attrName)) data.keepAttr = false
-      if (data.attrName === 'style' && BAD_STYLE.test(data.attrValue)) data.keepAttr = false
+      if (data.attrName === 'style' && (BAD_STYLE.test(data.attrValue) || cssLoads(data.attrValue))) data.keepAttr = false
     })
     katexPurifier = p
   }

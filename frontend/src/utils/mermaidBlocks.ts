@@ -4,14 +4,30 @@
 // render) draws the closed ones. mermaid is a large library: it is imported
 // only when a closed mermaid block is on screen, and initialised with
 // securityLevel 'strict' (no click handlers, labels sanitised by mermaid) and
-// SVG labels (no HTML in foreignObject). Its SVG goes through DOMPurify again
-// before it is shown. A fence still streaming is never drawn; a diagram that
-// cannot be drawn keeps its source visible with a short error under it.
+// SVG labels (no HTML in foreignObject); a diagram's own %%{init}%% or
+// front-matter config cannot change the theme, its CSS, fonts or labels
+// (SECURE_KEYS). Its SVG goes through DOMPurify again before it is shown,
+// with every CSS load disabled (a classDef's or a themeCSS's url() would be
+// fetched when the SVG is shown: issue 21). A fence still streaming is never
+// drawn; a diagram that cannot be drawn keeps its source visible with a
+// short error under it.
 import DOMPurify from 'dompurify'
+import { cssLoads, neutralizeCss } from './safeCss'
 
 type MermaidApi = (typeof import('mermaid'))['default']
 
 let loading: Promise<MermaidApi> | null = null
+
+/**
+ * The configuration keys a diagram may not set for itself (mermaid drops
+ * them from %%{init}%% directives and front-matter config): mermaid's own
+ * secure keys, and everything that writes CSS or HTML into the SVG.
+ */
+export const SECURE_KEYS = [
+  'secure', 'securityLevel', 'startOnLoad', 'maxTextSize', 'suppressErrorRendering', 'maxEdges',
+  'theme', 'themeCSS', 'themeVariables', 'fontFamily', 'altFontFamily', 'darkMode', 'htmlLabels',
+  'look', 'handDrawnSeed', 'dompurifyConfig', 'arrowMarkerAbsolute', 'legacyMathML', 'forceLegacyMathML',
+] as const
 
 /** Test hook: how mermaid is imported (the real dynamic import by default). */
 export const mermaidLoader = { load: () => import('mermaid').then((m) => m.default) }
@@ -27,6 +43,7 @@ export function loadMermaid(): Promise<MermaidApi> {
         htmlLabels: false,
         theme: dark ? 'dark' : 'default',
         fontFamily: 'inherit',
+        secure: [...SECURE_KEYS],
       })
       return api
     })
@@ -58,13 +75,31 @@ function shortError(e: unknown): string {
   return msg.length > 200 ? msg.slice(0, 199) + '…' : msg || 'error'
 }
 
-function purifySvg(svg: string): string {
-  return DOMPurify.sanitize(svg, {
-    USE_PROFILES: { svg: true, svgFilters: true },
-    ADD_TAGS: ['style'],
-    FORBID_TAGS: ['script', 'foreignObject', 'a', 'use', 'image', 'animate', 'set'],
-    FORBID_ATTR: ['href', 'xlink:href'],
-  }) as string
+let svgPurifier: ReturnType<typeof DOMPurify> | null = null
+
+/** Mermaid's SVG, sanitised: no script, link, foreign content or reference out, no CSS that loads. */
+export function purifySvg(svg: string): string {
+  if (!svgPurifier) {
+    // An instance of its own: mermaid adds and removes hooks on the default one.
+    const p = DOMPurify(window)
+    p.setConfig({
+      USE_PROFILES: { svg: true, svgFilters: true },
+      ADD_TAGS: ['style'],
+      FORBID_TAGS: ['script', 'foreignObject', 'a', 'use', 'image', 'feImage', 'animate', 'set', 'animateMotion', 'animateTransform'],
+      FORBID_ATTR: ['href', 'xlink:href', 'src', 'srcset'],
+    })
+    p.addHook('uponSanitizeElement', (node) => {
+      if ((node as Element).tagName?.toLowerCase() === 'style') node.textContent = neutralizeCss(node.textContent ?? '')
+    })
+    p.addHook('uponSanitizeAttribute', (_node, data) => {
+      if (/^on/i.test(data.attrName)) data.keepAttr = false
+      else if (data.attrName === 'style') data.attrValue = neutralizeCss(data.attrValue)
+      // fill="url(http://…)", filter, mask, clip-path, markers: only #references stay.
+      else if (cssLoads(data.attrValue)) data.keepAttr = false
+    })
+    svgPurifier = p
+  }
+  return svgPurifier.sanitize(svg) as string
 }
 
 /** Draws one diagram (or says why it cannot). */
