@@ -115,7 +115,7 @@ func TestLayerInjectsTheAnsweringDocumentWithoutEmbeddings(t *testing.T) {
 		}
 		for _, c := range r.cands {
 			if contains(q.Answers, c.path) {
-				covHit = append(covHit, c.coverage)
+				covHit = append(covHit, c.ev.score())
 				break
 			}
 		}
@@ -129,7 +129,7 @@ func TestLayerInjectsTheAnsweringDocumentWithoutEmbeddings(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(r.cands) > 0 {
-			covOff = append(covOff, r.cands[0].coverage)
+			covOff = append(covOff, r.cands[0].ev.score())
 		}
 	}
 	sort.Float64s(covHit)
