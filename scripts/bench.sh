@@ -5,6 +5,7 @@
 #  - chunks per second relayed from the stream to the event sink
 #  - idle memory (PSS) of the app and its WebKit processes with a 1,000-message session open
 #  - search across chats, learned-knowledge layer, reminder firing delay, Markdown streaming
+#  - knowledge-base relevance of context layer 3 on the corpus evaluation set
 #  - idle CPU and wake-ups with 1,000 pending reminders
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,8 @@ go test -p 1 -run '^$' -bench . -benchtime 20x ./backend/chat/ | tee "$OUT" >&2
 go test -p 1 -run '^$' -bench BenchmarkMessageSearch100k -benchtime 1x ./backend/store/ | tee -a "$OUT" >&2
 # context layer 1 with 1,000 learned-knowledge entries (issue 11)
 go test -p 1 -run '^$' -bench LayerOne -benchtime 20x ./backend/knowledge/ | tee -a "$OUT" >&2
+# context layer 3 on the knowledge-base evaluation set (issue 22; indexes ../shared/corpus, ~30 s)
+go test -p 1 -run '^$' -bench KBRelevance -benchtime 1x ./backend/kb/ | tee -a "$OUT" >&2
 # a reminder's notification after its due time, on a private D-Bus (issue 10)
 go test -p 1 -run '^$' -bench FiringDelay -benchtime 5x ./backend/reminders/desktop/ | tee -a "$OUT" >&2
 # rendering a 10,000-character reply with math and code in 500 streamed steps (issue 12)
@@ -98,6 +101,12 @@ printf '| %-58s | %-22s |\n' "search across chats, 100,000 messages: p50 (target
 printf '| %-58s | %-22s |\n' "search across chats, 100,000 messages: p95" "$(metric MessageSearch100k p95-ms) ms"
 printf '| %-58s | %-22s |\n' "context layer 1, 1,000 learned entries, per turn" "$(nsop LayerOne) ms"
 printf '| %-58s | %-22s |\n' "reminder notification after its due time (mean / worst)" "$(metric FiringDelay ms-late) / $(metric FiringDelay ms-late-max) ms"
+# Before issue 22 (same evaluation set): 0.673, 0.327, 0.344, 6563 tokens.
+printf '| %-58s | %-22s |\n' "KB layer 3: answering section sent (was 0.673)" "$(metric KBRelevance section-hit)"
+printf '| %-58s | %-22s |\n' "KB layer 3: same, 8k-token model's budget (was 0.327)" "$(metric KBRelevance section-hit-8k)"
+printf '| %-58s | %-22s |\n' "KB layer 3: no-answer turns given KB text (was 0.344)" "$(metric KBRelevance false-attach)"
+printf '| %-58s | %-22s |\n' "KB layer 3: tokens, computed-vs-methods question (of 6553)" "$(metric KBRelevance computed-tokens)"
+printf '| %-58s | %-22s |\n' "KB layer 3: build time per message (median, corpus)" "$(metric KBRelevance ms/message) ms"
 [ -n "$MD" ] && echo "  markdown (vitest bench): $MD"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app process alone (target <= 100 MiB)" "${APP_PSS} MiB"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app + WebKit, 1,000-message session open" "${PSS%% (*}" && echo "  (${PSS#*(}"

@@ -304,6 +304,9 @@ type Term struct {
 	// Next is true when the term directly follows the previous one in the
 	// query (a compound such as 所有 + 権), for phrase matching.
 	Next bool
+	// Verb is true for a Japanese verb or adjective (実行する, 難しい): it
+	// says what is done or how, not what the question is about.
+	Verb bool
 }
 
 // Words too general to say what a question is about. Their IDF is low anyway;
@@ -317,10 +320,28 @@ var stopJa = map[string]bool{
 	"ない": true, "いい": true, "よい": true, "良い": true, "どう": true, "それ": true, "これ": true,
 }
 
+// English words too general to say what a question is about: function
+// words (articles, pronouns, auxiliaries, prepositions, conjunctions,
+// question words), the pieces contractions leave (what's → what s, don't →
+// don t) and the words of greetings and thanks, which the Japanese analysis
+// drops as interjections (こんにちは, ありがとう). One joined to the word
+// before it by a hyphen or a dot is part of a name (v-if, v-for) and stays.
 var stopEn = map[string]bool{
 	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "for": true,
 	"is": true, "are": true, "be": true, "and": true, "or": true, "how": true, "what": true, "why": true,
 	"do": true, "does": true, "i": true, "it": true, "with": true, "can": true, "use": true,
+	"am": true, "was": true, "were": true, "been": true, "being": true, "has": true, "have": true, "had": true,
+	"did": true, "will": true, "would": true, "shall": true, "should": true, "could": true, "may": true,
+	"might": true, "must": true, "not": true, "no": true, "yes": true, "if": true, "then": true, "than": true,
+	"so": true, "but": true, "at": true, "by": true, "from": true, "as": true, "about": true, "into": true,
+	"all": true, "any": true, "some": true, "each": true, "which": true, "who": true, "whom": true,
+	"whose": true, "when": true, "where": true, "there": true, "here": true, "this": true, "that": true,
+	"these": true, "those": true, "my": true, "your": true, "our": true, "their": true, "his": true,
+	"her": true, "its": true, "me": true, "you": true, "we": true, "they": true, "them": true, "him": true,
+	"she": true, "he": true, "us": true, "s": true, "t": true, "m": true, "d": true, "ll": true, "re": true,
+	"ve": true, "don": true, "doesn": true, "didn": true, "isn": true, "aren": true, "very": true,
+	"just": true, "also": true, "too": true, "please": true, "thanks": true, "thank": true, "hello": true,
+	"hi": true, "hey": true, "ok": true, "okay": true,
 }
 
 // QueryTerms extracts the content words of a question: nouns (not
@@ -330,26 +351,29 @@ var stopEn = map[string]bool{
 func QueryTerms(q string) ([]Term, error) {
 	var out []Term
 	seen := map[string]bool{}
-	adjacent := false
-	add := func(key string, forms ...string) {
+	adjacent, prevWord := false, false
+	add := func(key string, verb bool, forms ...string) {
 		if key == "" || seen[key] {
 			adjacent = false
 			return
 		}
 		seen[key] = true
-		out = append(out, Term{Key: key, Forms: uniq(append([]string{key}, forms...)), Next: adjacent})
+		out = append(out, Term{Key: key, Forms: uniq(append([]string{key}, forms...)), Next: adjacent, Verb: verb})
 		adjacent = true
 	}
 	err := runs(q, func(kind runKind, run, gap string) error {
 		adjacent = adjacent && tightGap(gap)
 		if kind == kindWord {
-			if !stopEn[run] && !allDigits(run) {
-				add(run)
+			joined := prevWord && gap != "" && tightGap(gap)
+			prevWord = true
+			if (!stopEn[run] || joined) && !allDigits(run) {
+				add(run, false)
 			} else {
 				adjacent = false
 			}
 			return nil
 		}
+		prevWord = false
 		tk, err := tokenizerJa()
 		if err != nil {
 			return err
@@ -359,7 +383,7 @@ func QueryTerms(q string) ([]Term, error) {
 				adjacent = false
 				return
 			}
-			add(m.key(), m.surface)
+			add(m.key(), m.pos0 == "動詞" || m.pos0 == "形容詞", m.surface)
 		})
 		return nil
 	})

@@ -24,6 +24,12 @@ func TestQueryTermsKeepContentWords(t *testing.T) {
 		"v-ifとv-showはどう使い分ければいいですか": "v if show 使い分ける",
 		"明日の会議を15時にリマインドして":         "会議 リマインド", // 明日 is a time word (名詞,副詞可能), 15 a bare number
 		"ＶＵＥのコンポーネント":               "vue コンポーネント",
+		// English function words, contraction pieces and greetings go;
+		// one joined to a name by a hyphen stays (v-if, v-for).
+		"turn 12: my favourite number is 7": "turn favourite number",
+		"what's your name?":                 "name",
+		"hello! thanks for the help":        "help",
+		"v-ifとv-forを一緒に使う":                  "v if for 一緒 使う",
 	} {
 		terms, err := QueryTerms(q)
 		if err != nil {
@@ -196,6 +202,25 @@ func TestMatchBaseSpansMarksInflectedForms(t *testing.T) {
 		}
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("MatchBaseSpans(%q, %v) = %q, want %q", tc.text, tc.bases, got, tc.want)
+		}
+	}
+}
+
+// A verb or adjective is marked (it says what is done, not what about); a
+// noun, a サ変 noun (実行) and an alphabetic word are not.
+func TestQueryTermsMarkVerbsAndAdjectives(t *testing.T) {
+	terms, err := QueryTerms("テストを順番に実行して使い分けたいけど難しい Cargo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, tm := range terms {
+		got[tm.Key] = tm.Verb
+	}
+	want := map[string]bool{"テスト": false, "順番": false, "実行": false, "使い分ける": true, "難しい": true, "cargo": false}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Errorf("term %s: verb %v (present %v), want %v; all %v", k, g, ok, v, got)
 		}
 	}
 }

@@ -270,4 +270,9 @@ func TestCorpusRetrievalWithTheFakeEmbedder(t *testing.T) {
 	if float64(hits) < 0.9*float64(len(corpusQuestions)) {
 		t.Errorf("layer hit rate %d/%d with embeddings, want ≥ 90%%", hits, len(corpusQuestions))
 	}
+	rep := evalRelevance(t, f)
+	t.Logf("relevance evaluation, hybrid (fake embeddings, MinScore 0.75): %v", rep)
+	for _, a := range rep.attached {
+		t.Log("false attach: " + a)
+	}
 }

@@ -53,8 +53,15 @@ func withEmbedder(e Embedder, model string) fixtureOpt {
 // when ""), closed at cleanup.
 func newFixture(t testing.TB, dir string, opts ...fixtureOpt) *fixture {
 	t.Helper()
+	return openFixture(t, filepath.Join(t.TempDir(), "kb.db"), dir, opts...)
+}
+
+// openFixture is newFixture on the database at dbPath (created when
+// missing).
+func openFixture(t testing.TB, dbPath, dir string, opts ...fixtureOpt) *fixture {
+	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
+	db, err := store.Open(ctx, dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

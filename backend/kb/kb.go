@@ -51,7 +51,9 @@ type Settings struct {
 	// most (0 disables the layer).
 	TopK int
 	// MinScore is LOCAL_KB_MIN_SCORE: the cosine similarity, in [0, 1], a
-	// document's best section must reach to qualify on embeddings alone.
+	// document's best section must reach to qualify on embeddings alone
+	// (and stand out from the collection: see standOut). It does not apply
+	// to the lexical match (see minEvidence).
 	MinScore float64
 	// TokenBudget caps layer 3's text, in tokens; 0 means DefaultTokenBudget
 	// of the turn's model.
@@ -204,8 +206,11 @@ type Hit struct {
 	// Cosine is the best section's cosine similarity to the query (0 when
 	// there are no embeddings).
 	Cosine float64 `json:"cosine"`
-	// Coverage is the share, in [0, 1], of the query's terms found in the
-	// document, each weighted by its inverse document frequency.
+	// Coverage is the share, in [0, 1], of the query's terms that Heading's
+	// section holds in its prose, heading path or document title (code only
+	// for words the query writes as code), each weighted by its inverse
+	// document frequency, verbs by half — the evidence context layer 3
+	// needs half of (minEvidence). 0 when no section holds a term.
 	Coverage float64 `json:"coverage"`
 	// Excerpt is about 160 characters of the best section with every
 	// matched term marked «like this».

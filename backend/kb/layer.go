@@ -2,11 +2,8 @@ package kb
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"strings"
 
-	"playchat/backend/jatext"
 	"playchat/backend/layer"
 	"playchat/backend/tokens"
 )
@@ -30,14 +27,16 @@ func DefaultTokenBudget(model string) int {
 	return min(tokens.ContextWindow(model, 0)/5, 12000)
 }
 
-// Layer returns context layer 3 (DESIGN.md §5): for the latest user message,
-// up to TopK documents — those whose best section's cosine similarity reaches
-// MinScore, or, lexically, that hold enough of the question's terms (see
-// minCoverage) — in fused rank order. A document that fits its share of the
-// token budget goes whole; a larger one is represented by its best-matching
-// sections. Retrieval errors are logged and give an empty layer: the KB never
-// fails a turn. The query is embedded once per turn. While the start-up pass
-// runs, a turn waits for it at most BootWait.
+// Layer returns context layer 3 (DESIGN.md §5): for the latest user
+// message, at most TopK documents that answer it well enough (see choose:
+// a section whose prose holds half the question, or a cosine similarity
+// that reaches MinScore and stands out), in fused rank order, within the
+// token budget. Each document brings its sections that hold the question
+// first, best first, then its other sections; the budget goes to each
+// document's best section, then to more of the best document before the
+// weaker ones (fill). Retrieval errors are logged and give an empty layer:
+// the KB never fails a turn. The query is embedded once per turn. While
+// the start-up pass runs, a turn waits for it at most BootWait.
 func (s *Service) Layer() layer.Layer { return kbLayer{s} }
 
 type kbLayer struct{ s *Service }
@@ -75,10 +74,44 @@ type lexicalOnlyKey struct{}
 // maxTopKReported caps the documents reported as left out by TopK.
 const maxTopKReported = 5
 
-// eligible reports whether a candidate may go into the context.
-func eligible(c *candidate, set Settings) bool {
-	return (c.hasCos && c.cos >= set.MinScore) || c.coverage >= minCoverage
+// relativeFloor is how far below the best document another may score and
+// still be attached lexically: at least this fraction of the best one's
+// evidence score (its best section's, evidence.go), so a weak match does
+// not fill the room a strong one leaves. On the evaluation set an
+// answering document that is not the best scores at least 0.73 of the
+// best; at 0.8 some are lost (TestLayerRelevance).
+const relativeFloor = 0.6
+
+// choose returns the candidates layer 3 may attach, in fused rank order,
+// at most topK, and those that also qualified but ranked below topK. A
+// document qualifies lexically when one of its sections matches the
+// question (sectionEvidence.matches) and its score is at least
+// relativeFloor of the best such document's; semantically when its best
+// section's cosine similarity reaches r.semFloor (LOCAL_KB_MIN_SCORE, or
+// more where the collection's similarities are all high: standOut).
+func choose(r *retrieval, topK int) (chosen, beyond []*candidate) {
+	lexTop := 0.0
+	for _, c := range r.cands {
+		if c.ev.ok {
+			lexTop = max(lexTop, c.ev.score())
+		}
+	}
+	for _, c := range r.cands {
+		lex := c.ev.ok && c.ev.score() >= relativeFloor*lexTop
+		switch {
+		case !lex && !c.semantic(r):
+		case len(chosen) < topK:
+			chosen = append(chosen, c)
+		default:
+			beyond = append(beyond, c)
+		}
+	}
+	return chosen, beyond
 }
+
+// semantic reports whether c matches semantically: its best section's
+// cosine similarity reaches r.semFloor.
+func (c *candidate) semantic(r *retrieval) bool { return c.hasCos && c.cos >= r.semFloor }
 
 // layerText builds layer 3's text for a message ("" when nothing qualifies).
 func (s *Service) layerText(ctx context.Context, message, model string) (string, error) {
@@ -88,7 +121,7 @@ func (s *Service) layerText(ctx context.Context, message, model string) (string,
 
 // layerBlock builds layer 3's block for a message (Text "" when nothing
 // qualifies), naming the documents it holds and those it left out: matched
-// but below TopK, cut to their best sections, or given no room.
+// but below TopK, sent in part, or given no room.
 func (s *Service) layerBlock(ctx context.Context, message, model string) (layer.Block, error) {
 	set := s.o.Settings()
 	out := layer.Block{Layer: LayerName, Truncatable: true}
@@ -99,46 +132,35 @@ func (s *Service) layerBlock(ctx context.Context, message, model string) (layer.
 	if err != nil {
 		return out, err
 	}
-	var chosen []*candidate
-	for _, c := range r.cands {
-		if !eligible(c, set) {
-			continue
-		}
-		if len(chosen) < set.TopK {
-			chosen = append(chosen, c)
-		} else if len(out.LeftOut) < maxTopKReported {
-			out.LeftOut = append(out.LeftOut, layer.Omit(docItem(c, 0), layer.ReasonTopK))
-		}
-	}
+	chosen, beyond := choose(r, set.TopK)
 	if len(chosen) == 0 {
-		out.LeftOut = nil
 		return out, nil
+	}
+	for _, c := range beyond[:min(len(beyond), maxTopKReported)] {
+		out.LeftOut = append(out.LeftOut, layer.Omit(docItem(c, 0), layer.ReasonTopK))
 	}
 	counter := tokens.ForModel(model)
 	budget := set.TokenBudget
 	if budget <= 0 {
 		budget = DefaultTokenBudget(model)
 	}
-	room := budget - counter.Count(LayerHeader) - 8*len(chosen)
-	bodies, need := s.allocate(r, chosen, counter, room)
+	plans := s.planDocs(r, chosen, counter)
+	fill(plans, counter, budget-counter.Count(LayerHeader))
 	var b strings.Builder
 	b.WriteString(LayerHeader)
-	for i, c := range chosen {
-		if bodies[i] == "" {
-			out.LeftOut = append(out.LeftOut, layer.Omit(docItem(c, 0), layer.ReasonBudget))
+	for _, p := range plans {
+		if p.n == 0 {
+			out.LeftOut = append(out.LeftOut, layer.Omit(docItem(p.c, 0), layer.ReasonBudget))
 			continue
 		}
-		it := docItem(c, b.Len())
+		it := docItem(p.c, b.Len())
 		out.Items = append(out.Items, it)
-		fmt.Fprintf(&b, "\n\n### %s\nSource: %s", c.title, c.path)
-		if bodies[i] != fullText(c) {
-			b.WriteString(" (the sections that best match the message)")
+		body := p.write(&b)
+		if !p.whole() {
 			o := layer.Omit(it, layer.ReasonSections)
-			o.Kept, o.Total, o.Unit = counter.Count(bodies[i]), need[i], layer.UnitTokens
+			o.Kept, o.Total, o.Unit = counter.Count(body), counter.Count(fullText(p.c)), layer.UnitTokens
 			out.LeftOut = append(out.LeftOut, o)
 		}
-		b.WriteString("\n\n")
-		b.WriteString(bodies[i])
 	}
 	if len(out.Items) == 0 {
 		return layer.Block{Layer: LayerName, Truncatable: true}, nil
@@ -162,91 +184,4 @@ func fullText(c *candidate) string {
 		parts[i] = ch.text
 	}
 	return strings.Join(parts, "\n\n")
-}
-
-// allocate shares room among the chosen documents: the smaller ones first
-// get what they need, the rest is split evenly, and a document over its
-// share is cut down to its best sections. It also returns each document's
-// whole size in tokens.
-func (s *Service) allocate(r *retrieval, chosen []*candidate, counter tokens.Counter, room int) ([]string, []int) {
-	out := make([]string, len(chosen))
-	need := make([]int, len(chosen))
-	order := make([]int, len(chosen))
-	for i, c := range chosen {
-		need[i] = counter.Count(fullText(c))
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return need[order[a]] < need[order[b]] })
-	left := room
-	for n, i := range order {
-		share := left / (len(order) - n)
-		if need[i] <= share {
-			out[i] = fullText(chosen[i])
-			left -= need[i]
-			continue
-		}
-		out[i] = s.bestSections(r, chosen[i], counter, share)
-		left -= counter.Count(out[i])
-	}
-	return out, need
-}
-
-// sectionCutMark ends a section cut to fit its share.
-const sectionCutMark = "\n[…]"
-
-// sectionGap separates sections that were not adjacent in the document.
-const sectionGap = "\n\n[…]\n\n"
-
-// bestSections picks the sections of c that match the message best — by the
-// IDF-weighted share of the message's terms they hold plus their cosine
-// similarity — until share tokens are used, and returns them in document
-// order. When not even the best fits, it is cut to share.
-func (s *Service) bestSections(r *retrieval, c *candidate, counter tokens.Counter, share int) string {
-	if share <= 0 || len(c.chunks) == 0 {
-		return ""
-	}
-	var cos map[int64]float64
-	if r.qvec != nil {
-		cos = s.vec.chunkScores(r.qvec, c.docID)
-	}
-	type scored struct {
-		i     int
-		score float64
-	}
-	ss := make([]scored, len(c.chunks))
-	for i, ch := range c.chunks {
-		sc := termShare(r, jatext.Normalize(ch.heading+"\n"+ch.text)) + max(cos[ch.id], 0)
-		ss[i] = scored{i, sc}
-	}
-	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })
-	picked := map[int]bool{}
-	used := 0
-	gap := counter.Count(sectionGap)
-	for _, x := range ss {
-		n := counter.Count(c.chunks[x.i].text) + gap
-		if used+n <= share {
-			picked[x.i] = true
-			used += n
-		}
-	}
-	if len(picked) == 0 {
-		return tokens.Truncate(counter, c.chunks[ss[0].i].text, share, sectionCutMark)
-	}
-	var b strings.Builder
-	prev := -2
-	for i, ch := range c.chunks {
-		if !picked[i] {
-			continue
-		}
-		if b.Len() > 0 {
-			if i == prev+1 {
-				b.WriteString("\n\n")
-			} else {
-				b.WriteString(sectionGap)
-			}
-		}
-		b.WriteString(ch.text)
-		prev = i
-	}
-	return b.String()
 }

@@ -19,7 +19,7 @@ var (
 	corpusFix  *fixture
 )
 
-func corpusFixture(t *testing.T) *fixture {
+func corpusFixture(t testing.TB) *fixture {
 	t.Helper()
 	corpusDir(t) // skip early when absent
 	corpusOnce.Do(func() {
@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 
 // buildSharedCorpus indexes the corpus into a temp folder that outlives the
 // test that asked first (TestMain removes it).
-func buildSharedCorpus(t *testing.T) *fixture {
+func buildSharedCorpus(t testing.TB) *fixture {
 	dir, err := os.MkdirTemp("", "kb-corpus-")
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func buildSharedCorpus(t *testing.T) *fixture {
 }
 
 // layerDocs returns the paths of the documents layer 3 injects for q.
-func layerDocs(t *testing.T, f *fixture, q string) []string {
+func layerDocs(t testing.TB, f *fixture, q string) []string {
 	t.Helper()
 	blocks, err := f.svc.Layer().Build(context.Background(), layer.Query{LatestUser: q, Model: "openai/gpt-4o-mini"})
 	if err != nil {
@@ -115,7 +115,7 @@ func TestLayerInjectsTheAnsweringDocumentWithoutEmbeddings(t *testing.T) {
 		}
 		for _, c := range r.cands {
 			if contains(q.Answers, c.path) {
-				covHit = append(covHit, c.coverage)
+				covHit = append(covHit, c.ev.score())
 				break
 			}
 		}
@@ -129,13 +129,13 @@ func TestLayerInjectsTheAnsweringDocumentWithoutEmbeddings(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(r.cands) > 0 {
-			covOff = append(covOff, r.cands[0].coverage)
+			covOff = append(covOff, r.cands[0].ev.score())
 		}
 	}
 	sort.Float64s(covHit)
 	sort.Float64s(covOff)
 	t.Logf("layer 3 (lexical) put an answering document in the context for %d/%d questions", hits, len(corpusQuestions))
-	t.Logf("coverage of answering docs: %.2f; of off-topic top hits: %.2f", covHit, covOff)
+	t.Logf("evidence score of answering docs: %.2f; of off-topic top hits: %.2f", covHit, covOff)
 	if float64(hits) < 0.9*float64(len(corpusQuestions)) {
 		t.Errorf("layer hit rate %d/%d, want ≥ 90%%", hits, len(corpusQuestions))
 	}

@@ -8,7 +8,10 @@ package kb
 //
 // KB_SCALE_DOCS (default 45000) and KB_SCALE_BYTES (default 112 MB) size the
 // generated tree; KB_SCALE_LEXICONS=both also indexes with the trigram
-// tokenizer, for the tokenizer comparison.
+// tokenizer, for the tokenizer comparison. KB_SCALE_DIR keeps the tree and
+// the databases in that folder, so a later run (of this code or another
+// version's) reuses them and measures queries without indexing again;
+// KB_SCALE_LEXICAL=1 stops before the embeddings.
 
 import (
 	"bufio"
@@ -22,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -194,17 +198,61 @@ func queryLatencies(t testing.TB, f *fixture, rounds int) (p50, p95 time.Duratio
 	return percentile(ds, 0.5), percentile(ds, 0.95), float64(hits) / float64(len(corpusQuestions))
 }
 
+// layerLatencies times context layer 3 for the relevance evaluation's
+// messages (questions and no-answer messages), rounds times each; cpu is
+// the process's CPU time per message, which other load on the machine
+// does not inflate as it does the wall times.
+func layerLatencies(t testing.TB, f *fixture, rounds int) (p50, p95, cpu time.Duration) {
+	var ds []time.Duration
+	c0 := cpuTime()
+	for range rounds {
+		for _, msg := range evalMessages() {
+			start := time.Now()
+			layerFor(t, f, msg)
+			ds = append(ds, time.Since(start))
+		}
+	}
+	cpu = (cpuTime() - c0) / time.Duration(len(ds))
+	return percentile(ds, 0.5), percentile(ds, 0.95), cpu
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func evalMessages() []string {
+	out := make([]string, 0, len(evalQuestions)+len(evalNoAnswer))
+	for _, q := range evalQuestions {
+		out = append(out, q.Q)
+	}
+	return append(out, evalNoAnswer...)
+}
+
 func TestScale(t *testing.T) {
 	corpus := corpusDir(t)
 	n := envInt("KB_SCALE_DOCS", 45000)
 	size := int64(envInt("KB_SCALE_BYTES", 112_000_000))
-	dir := t.TempDir()
-	start := time.Now()
-	written := generateTree(t, corpus, dir, n, size)
-	t.Logf("generated %d documents, %.1f MB, in %d folders (%v)", n, float64(written)/1e6, (n+99)/100, time.Since(start).Round(time.Millisecond))
+	keep := os.Getenv("KB_SCALE_DIR")
+	base := keep
+	if base == "" {
+		base = t.TempDir()
+	}
+	dir := filepath.Join(base, "tree")
+	if _, err := os.Stat(dir); err != nil {
+		start := time.Now()
+		written := generateTree(t, corpus, dir, n, size)
+		t.Logf("generated %d documents, %.1f MB, in %d folders (%v)", n, float64(written)/1e6, (n+99)/100, time.Since(start).Round(time.Millisecond))
+	} else {
+		t.Logf("reusing the tree and databases in %s", base)
+	}
 
 	ctx := context.Background()
-	f := newFixture(t, dir)
+	f := openFixture(t, filepath.Join(base, "kb.db"), dir)
 	if os.Getenv("KB_SCALE_LEXICONS") == "both" {
 		for _, stmt := range trigramSchema {
 			if _, err := f.db.Bun().Exec(stmt); err != nil {
@@ -214,7 +262,7 @@ func TestScale(t *testing.T) {
 		f.svc.lexes = []lexicon{kagomeLexicon, trigramLexicon}
 	}
 	rss := startRSS()
-	start = time.Now()
+	start := time.Now()
 	rep, err := f.svc.Reconcile(ctx)
 	lexTime := time.Since(start)
 	peak := rss.done()
@@ -254,9 +302,17 @@ func TestScale(t *testing.T) {
 		}
 		postingBudget = saved
 	}
+	c0 := cpuTime()
 	p50, p95, hit3 := queryLatencies(t, f, 5)
-	t.Logf("lexical query latency over %d queries: p50 %v, p95 %v (hit@3 by source document %.2f)",
-		5*len(corpusQuestions), p50.Round(10*time.Microsecond), p95.Round(10*time.Microsecond), hit3)
+	t.Logf("lexical query latency over %d queries: p50 %v, p95 %v, CPU %v per query (hit@3 by source document %.2f)",
+		5*len(corpusQuestions), p50.Round(10*time.Microsecond), p95.Round(10*time.Microsecond),
+		((cpuTime() - c0) / time.Duration(5*len(corpusQuestions))).Round(10*time.Microsecond), hit3)
+	p50, p95, cpu := layerLatencies(t, f, 3)
+	t.Logf("context layer 3 (lexical) over %d messages: p50 %v, p95 %v, CPU %v per message",
+		3*(len(evalQuestions)+len(evalNoAnswer)), p50.Round(10*time.Microsecond), p95.Round(10*time.Microsecond), cpu.Round(10*time.Microsecond))
+	if os.Getenv("KB_SCALE_LEXICAL") != "" {
+		return
+	}
 
 	// Atomic save → retrievable, with the watcher running.
 	if err := f.svc.Start(ctx); err != nil {
@@ -268,6 +324,7 @@ func TestScale(t *testing.T) {
 	var saves []time.Duration
 	for i := range 10 {
 		target := filepath.Join(dir, fmt.Sprintf("d%03d", i*37), "saved.md")
+		defer os.Remove(target) // a kept tree stays as generated
 		word := []string{"ゾルゲリウム", "ペンタクロン", "ミラフィード", "ホロギウス", "ネビュラント",
 			"カスケリオン", "トルメナイト", "ヴェルダリス", "クオンタリア", "ザフィロール"}[i]
 		tmp := filepath.Join(filepath.Dir(target), ".saved.md.swp")
@@ -298,7 +355,7 @@ func TestScale(t *testing.T) {
 	// Embeddings against the fake OpenAI-compatible server.
 	client, srv := fakeEmbedder(t)
 	emb := &resettingEmbedder{inner: client, reset: srv.Reset}
-	fe := newFixture(t, dir, withEmbedder(emb, fakeModel))
+	fe := openFixture(t, filepath.Join(base, "kb-embed.db"), dir, withEmbedder(emb, fakeModel))
 	fe.set.update(func(s *Settings) { s.MinScore = 0.5 })
 	rss = startRSS()
 	start = time.Now()

@@ -18,28 +18,22 @@ const (
 	lexChunkLimit = 300
 	// fuseDepth is how many documents of each ranking take part in fusion.
 	fuseDepth = 100
-	// minCoverage is the lexical relevance gate of context layer 3: without
-	// an embedding above MinScore, a document is injected only when it holds
-	// at least this IDF-weighted share of the question's terms. Chosen on
-	// the corpus question set (search_test.go): every answering document
-	// passes and off-topic questions inject nothing.
-	minCoverage = 0.5
 )
 
 // candidate is a document considered for a query.
 type candidate struct {
-	docID            int64
-	ranks            []int // 1-based rank in each ranking (0 = absent)
-	fused            float64
-	bm25             float64
-	lexChunk         int64
-	cos              float64
-	hasCos           bool
-	vecChunk         int64
-	path, title      string
-	chunks           []chunkText
-	coverage         float64
-	chunkLex, chunkV map[int64]float64
+	docID       int64
+	ranks       []int // 1-based rank in each ranking (0 = absent)
+	fused       float64
+	bm25        float64
+	lexChunk    int64
+	cos         float64
+	hasCos      bool
+	vecChunk    int64
+	path, title string
+	chunks      []chunkText
+	// ev is the document's relevance evidence (evidence.go).
+	ev docEvidence
 }
 
 // chunkText is a stored section.
@@ -54,18 +48,29 @@ type chunkText struct {
 type retrieval struct {
 	terms []jatext.Term
 	idf   map[string]float64
-	qvec  []float32
-	cands []*candidate
+	// evidenceIDF weighs the terms in the relevance evidence: their IDF in
+	// a collection of at least minEvidenceSections sections.
+	evidenceIDF map[string]float64
+	// qterms are terms prepared for the evidence (evidence.go).
+	qterms []queryTerm
+	qvec   []float32
+	// semFloor is the cosine similarity a document needs to match
+	// semantically (MinScore, raised by standOut); +Inf without embeddings.
+	semFloor float64
+	// chunkBM25 holds the BM25 score of every section the first lexicon
+	// ranked (at most lexChunkLimit), by chunk id.
+	chunkBM25 map[int64]float64
+	cands     []*candidate
 }
 
 // retrieve ranks documents for query: BM25 over each lexicon and, when an
 // embedding model is configured, cosine similarity of the query to every
-// section, fused by RRF. detail candidates get their text, coverage and
-// section scores loaded. An embedding failure degrades to lexical only.
+// section, fused by RRF. detail candidates get their text and relevance
+// evidence loaded. An embedding failure degrades to lexical only.
 func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retrieval, error) {
 	set := s.o.Settings()
 	q := s.o.DB.Bun()
-	r := &retrieval{}
+	r := &retrieval{semFloor: math.Inf(1)}
 	byDoc := map[int64]*candidate{}
 	nRank := len(s.lexes) + 1
 	get := func(id int64) *candidate {
@@ -101,14 +106,18 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 		}
 		if li == 0 {
 			r.terms, r.idf = terms, idfOf(terms, df, n)
+			r.evidenceIDF = idfOf(terms, df, max(n, minEvidenceSections))
 		}
 		expr := matchExpr(terms, pickTerms(terms, df, postingBudget), lx.phrases)
 		if expr == "" {
 			continue
 		}
-		docs, err := s.lexicalRanking(ctx, q, lx, expr)
+		docs, chunks, err := s.lexicalRanking(ctx, q, lx, expr)
 		if err != nil {
 			return nil, err
+		}
+		if li == 0 {
+			r.chunkBM25 = chunks
 		}
 		for rank, d := range docs {
 			c := get(d.docID)
@@ -126,6 +135,7 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 		// section choice but does not rank.
 		scores := sem.scores
 		floor := max(standOut(scores), set.MinScore)
+		r.semFloor = floor
 		var matches []docScore
 		for _, d := range scores {
 			if d.best >= floor {
@@ -165,6 +175,7 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 	if len(r.cands) > detail {
 		r.cands = r.cands[:detail]
 	}
+	r.qterms = prepareTerms(r, query)
 	if err := s.loadDetail(ctx, q, r); err != nil {
 		return nil, err
 	}
@@ -231,22 +242,27 @@ type lexDoc struct {
 	best             float64
 }
 
-func (s *Service) lexicalRanking(ctx context.Context, q querier, lx lexicon, expr string) ([]lexDoc, error) {
+// lexicalRanking returns the documents of the lexChunkLimit best sections
+// for expr, best first (at most fuseDepth), and every one of those
+// sections' BM25 score by chunk id.
+func (s *Service) lexicalRanking(ctx context.Context, q querier, lx lexicon, expr string) ([]lexDoc, map[int64]float64, error) {
 	rows, err := q.QueryContext(ctx, `SELECT c.doc_id, f.id, f.score FROM
 		(SELECT rowid AS id, -bm25(`+lx.table+`, `+bm25Weights+`) AS score FROM `+lx.table+`
 		 WHERE `+lx.table+` MATCH ? ORDER BY score DESC LIMIT ?) f
 		JOIN local_knowledge_chunks c ON c.id = f.id ORDER BY f.score DESC`, expr, lexChunkLimit)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
 	var out []lexDoc
 	seen := map[int64]bool{}
+	chunks := map[int64]float64{}
 	for rows.Next() {
 		var d lexDoc
 		if err := rows.Scan(&d.docID, &d.bestChunk, &d.best); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		chunks[d.bestChunk] = d.best
 		if seen[d.docID] {
 			continue
 		}
@@ -255,11 +271,11 @@ func (s *Service) lexicalRanking(ctx context.Context, q querier, lx lexicon, exp
 			out = append(out, d)
 		}
 	}
-	return out, rows.Err()
+	return out, chunks, rows.Err()
 }
 
-// loadDetail fills the candidates' paths, titles, sections and coverage, and
-// the query terms' IDF.
+// loadDetail fills the candidates' paths, titles, sections and relevance
+// evidence.
 func (s *Service) loadDetail(ctx context.Context, q querier, r *retrieval) error {
 	if len(r.cands) == 0 {
 		return nil
@@ -308,7 +324,7 @@ func (s *Service) loadDetail(ctx context.Context, q querier, r *retrieval) error
 		if c.path == "" {
 			continue // deleted meanwhile
 		}
-		c.coverage = coverage(r, c)
+		c.ev = evidenceOf(r.qterms, c)
 		kept = append(kept, c)
 	}
 	r.cands = kept
@@ -399,47 +415,6 @@ func pickTerms(terms []jatext.Term, df map[string]float64, budget float64) []boo
 	return keep
 }
 
-// coverage is the IDF-weighted share of the query's terms found in the
-// document's title or text.
-func coverage(r *retrieval, c *candidate) float64 {
-	if len(r.terms) == 0 {
-		return 0
-	}
-	var b strings.Builder
-	b.WriteString(jatext.Normalize(c.title))
-	for _, ch := range c.chunks {
-		b.WriteByte('\n')
-		b.WriteString(jatext.Normalize(ch.text))
-	}
-	return termShare(r, b.String())
-}
-
-// termShare is the IDF-weighted share, in [0, 1], of the query's terms that
-// occur in text (already normalised); 0 when the query has no terms.
-func termShare(r *retrieval, text string) float64 {
-	var have, all float64
-	for _, t := range r.terms {
-		w := r.idf[t.Key]
-		all += w
-		if containsAny(text, t.Forms) {
-			have += w
-		}
-	}
-	if all == 0 {
-		return 0
-	}
-	return have / all
-}
-
-func containsAny(text string, forms []string) bool {
-	for _, f := range forms {
-		if strings.Contains(text, jatext.Normalize(f)) {
-			return true
-		}
-	}
-	return false
-}
-
 // Search ranks documents for query and returns the best limit (default 10,
 // at most 100), each with an excerpt of its best-matching section. It reads
 // only the index. Unlike context layer 3 it applies no relevance gate: a
@@ -460,15 +435,22 @@ func (s *Service) Search(ctx context.Context, query string, limit int) ([]Hit, e
 	return hits, nil
 }
 
-// hit turns a candidate into a Hit.
+// hit turns a candidate into a Hit. Its section is the one whose prose
+// holds the most of the query (evidence.go) or, when none holds any, the
+// best by BM25 or cosine similarity.
 func (r *retrieval) hit(c *candidate, rank int) Hit {
-	h := Hit{Rank: rank, Path: c.path, Title: c.title, Score: c.fused, BM25: c.bm25, Coverage: c.coverage}
+	h := Hit{Rank: rank, Path: c.path, Title: c.title, Score: c.fused, BM25: c.bm25}
 	if c.hasCos {
 		h.Cosine = c.cos
 	}
 	best := c.lexChunk
 	if best == 0 || (c.hasCos && c.ranks[len(c.ranks)-1] > 0 && c.ranks[0] == 0) {
 		best = c.vecChunk
+	}
+	if len(c.ev.secs) > 0 {
+		if e := c.ev.secs[c.ev.best]; e.score() > 0 {
+			best, h.Coverage = c.chunks[c.ev.best].id, e.prose
+		}
 	}
 	var ch *chunkText
 	for i := range c.chunks {

@@ -24,8 +24,9 @@ const (
 	// ReasonTruncated: sent, but its block was cut to fit the budget;
 	// Omission.Kept and Total are in tokens.
 	ReasonTruncated = "truncated"
-	// ReasonSections: a KB document too long for its share of layer 3, of
-	// which only the sections that best match the message were sent.
+	// ReasonSections: a KB document sent in part — its sections that best
+	// match the message first, as many as layer 3's budget held; Kept and
+	// Total are in tokens.
 	ReasonSections = "sections"
 	// ReasonCharLimit: a pinned note page cut at
 	// SESSION_NOTES_CONTENT_LIMIT; Kept and Total are in characters.

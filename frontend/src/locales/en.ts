@@ -572,7 +572,7 @@ const en: typeof ja = {
     reason: {
       budget: 'left out: no room in the budget',
       truncated: 'cut to {kept} of {total} tokens',
-      sections: 'only its best-matching sections ({kept} of {total} tokens)',
+      sections: 'sent in part, best-matching sections first ({kept} of {total} tokens)',
       char_limit: 'cut at {kept} of {total} characters (SESSION_NOTES_CONTENT_LIMIT)',
       top_k: 'matched, but beyond LOCAL_KB_TOP_K',
       history: 'left out: no room in the budget',

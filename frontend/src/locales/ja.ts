@@ -569,7 +569,7 @@ export default {
     reason: {
       budget: '予算に入らず省略',
       truncated: '{total} トークン中 {kept} トークンに切り詰め',
-      sections: '関連する節だけ送信（{total} トークン中 {kept}）',
+      sections: '関連する節から順に一部を送信（{total} トークン中 {kept}）',
       char_limit: '{total} 文字中 {kept} 文字で切り詰め（SESSION_NOTES_CONTENT_LIMIT）',
       top_k: '一致したが LOCAL_KB_TOP_K の件数外',
       history: '予算に入らず省略',
