@@ -5,9 +5,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"path/filepath"
 	"sync"
 
 	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"playchat/backend/apperr"
 )
 
 // Damage found at run time (issue 21). Check refuses a damaged file at
@@ -19,6 +23,10 @@ import (
 // folder), and from then on each connection is switched to PRAGMA
 // query_only before its next statement, so SQLite itself refuses every
 // further write while reads that still work go on.
+
+// Other failures of the disk under the database (issue 22: "database or
+// disk is full (13)" reached the Japanese window in English, with an empty
+// code in `ask --json`) come back coded the same way: storageError.
 
 // health is the damage state shared by the connections of one DB.
 type health struct {
@@ -49,7 +57,7 @@ func (h *health) check(err error) error {
 	if h.cause != nil {
 		return h.cause
 	}
-	return err
+	return storageError(h.path, err)
 }
 
 // connector opens guarded connections to dsn.
@@ -232,4 +240,33 @@ func (r guardedRows) ColumnTypeDatabaseTypeName(i int) string {
 		return t.ColumnTypeDatabaseTypeName(i)
 	}
 	return ""
+}
+
+// storageError turns a SQLite error about the storage under the database at
+// path into a coded one — apperr.StoreDiskFull (SQLITE_FULL),
+// apperr.StoreReadOnly (SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN),
+// apperr.StoreIO (SQLITE_IOERR and its extended codes), apperr.StoreBusy
+// (SQLITE_BUSY, SQLITE_LOCKED) — with params path, dir and detail
+// (SQLite's English words). The SQLite error stays wrapped (errors.As
+// finds it). Any other error (a constraint, a syntax error) is returned as
+// it is.
+func storageError(path string, err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	var code apperr.Code
+	switch se.Code() & 0xff { // the primary code of an extended one
+	case sqlite3.SQLITE_FULL:
+		code = apperr.StoreDiskFull
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN:
+		code = apperr.StoreReadOnly
+	case sqlite3.SQLITE_IOERR:
+		code = apperr.StoreIO
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		code = apperr.StoreBusy
+	default:
+		return err
+	}
+	return apperr.Wrap(code, err, map[string]any{"path": path, "dir": filepath.Dir(path), "detail": se.Error()})
 }

@@ -59,6 +59,10 @@ const errors: typeof ja = {
     },
     store: {
       damaged: 'The database {path} is damaged ({detail}). playchat does not write into it and leaves the file as it is. Quit playchat and restore the data folder {dir} from a backup (a copy of the folder made before the damage).',
+      diskFull: 'The disk holding the database {path} is full, so this was not stored. Free some space on it (the data folder is {dir}), then try again.',
+      readOnly: 'playchat cannot write the database {path}: the file or the data folder {dir} is read-only, or this user may not open it. Check the folder’s permissions.',
+      io: 'The disk failed while reading or writing the database {path} ({detail}). Check that the drive of the data folder {dir} is still there and healthy, then try again.',
+      busy: 'The database {path} is locked by another program (or another playchat) for too long; try again in a moment.',
       newerSchema: 'The database {path} was written by a newer version of playchat (it has the change “{migration}”; this version knows changes up to “{latest}”). Use that newer version of playchat, or restore the data folder {dir} from a backup made with this version.',
     },
     llm: {
