@@ -118,6 +118,23 @@ function imageLink(href: string, text: string): string {
   return `<a href="${escapeHtml(href)}" class="md-image-link">🖼 ${label}</a>`
 }
 
+/** The tags of raw HTML in Markdown (opening and closing; doctype and processing instructions too). */
+const RAW_TAG = /<\/?([a-z][a-z0-9-]*)|<[!?](?!--)/gi
+const ALLOWED_TAG_SET = new Set(ALLOWED_TAGS)
+
+/**
+ * Whether raw HTML written in Markdown is rendered: when every tag in it is
+ * one rendered Markdown keeps (<br>, <sup>, <details>, <kbd>, a table…) and
+ * comments. Otherwise it is shown as the text it is (issue 22: a reply's
+ * `<input>` or `<html><body>…` vanished into the sanitiser).
+ */
+export function rendersRawHtml(html: string): boolean {
+  for (const m of html.replace(/<!--[\s\S]*?(?:-->|$)/g, '').matchAll(RAW_TAG)) {
+    if (!m[1] || !ALLOWED_TAG_SET.has(m[1].toLowerCase())) return false
+  }
+  return true
+}
+
 /** A heading token whose "{#id}" walkTokens took off. */
 type AnchoredHeading = Tokens.Heading & { anchor?: string }
 
@@ -137,6 +154,11 @@ const marked = new Marked({
     h.anchor = anchor
   },
   renderer: {
+    html({ text, block }: Tokens.HTML | Tokens.Tag): string {
+      if (rendersRawHtml(text)) return text
+      const shown = escapeHtml(block ? text.replace(/\n+$/, '') : text)
+      return block ? `<p class="md-raw-html">${shown}</p>\n` : shown
+    },
     image({ href, text }: Tokens.Image): string {
       if (isShownImage(href)) return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}" class="md-image">`
       return imageLink(href, text)
