@@ -14,12 +14,14 @@ import (
 // fakePlatform answers dialogs with fixed paths and records events.
 type fakePlatform struct {
 	savePath, openPath string
+	documents          []string
 	events             []string
 }
 
 func (f *fakePlatform) Emit(name string, data any)                  { f.events = append(f.events, name) }
 func (f *fakePlatform) SaveFile(title, name string) (string, error) { return f.savePath, nil }
 func (f *fakePlatform) OpenFile(title string) (string, error)       { return f.openPath, nil }
+func (f *fakePlatform) OpenDocuments(string) ([]string, error)      { return f.documents, nil }
 func (f *fakePlatform) Show()                                       {}
 func (f *fakePlatform) OpenURL(string)                              {}
 func (f *fakePlatform) Fatal(title, message string)                 {}

@@ -55,3 +55,41 @@ func TestImportDroppedCopiesAndEmitsProgress(t *testing.T) {
 		t.Fatalf("events = %v", p.events)
 	}
 }
+
+// "Add files…" on the Knowledge panel: the picker's files are imported as a
+// drop would be, and a document is deleted from the window into the trash
+// (issue 22).
+func TestAddFilesFromThePickerAndDeleteADocument(t *testing.T) {
+	a, p := newTestApp(t)
+	k := &KBService{a}
+	if got, err := k.ChooseFiles("Add"); err != nil || len(got) != 0 || got == nil {
+		t.Fatalf("a cancelled picker: %v, %v (want an empty list)", got, err)
+	}
+	src := t.TempDir()
+	doc := filepath.Join(src, "手順.md")
+	if err := os.WriteFile(doc, []byte("# 手順\n\n再起動の前に保存します。\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.documents = []string{doc}
+	paths, err := k.ChooseFiles("Add")
+	if err != nil || len(paths) != 1 {
+		t.Fatalf("picked %v, %v", paths, err)
+	}
+	rep, err := k.ImportDropped("add1", paths)
+	if err != nil || len(rep.Copied) != 1 || rep.Copied[0] != "手順.md" {
+		t.Fatalf("import: %+v, %v", rep, err)
+	}
+	if _, err := k.Delete("../手順.md"); err == nil {
+		t.Fatal("a path out of the knowledge base was deleted")
+	}
+	trashed, err := k.Delete("手順.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(a.core.KB.Root(), filepath.FromSlash(trashed))); err != nil {
+		t.Errorf("the trash does not hold it: %v", err)
+	}
+	if _, err := k.Read("手順.md"); err == nil {
+		t.Error("the deleted document can still be read")
+	}
+}

@@ -29,3 +29,34 @@ func (s *KBService) ImportDropped(dropID string, paths []string) (kb.DropReport,
 		p.Emit(name, KBDropProgress{Done: done, Total: total})
 	})
 }
+
+// ChooseFiles shows the system's file picker for documents to add to the
+// knowledge base (the Knowledge panel's "Add files…"); the window passes
+// the chosen absolute paths to ImportDropped, as if they were dropped, for
+// the same progress and report. None means the user cancelled.
+func (s *KBService) ChooseFiles(title string) ([]string, error) {
+	if _, err := s.app.backend(); err != nil {
+		return nil, err
+	}
+	paths, err := s.app.plat().OpenDocuments(title)
+	if err != nil {
+		return nil, err
+	}
+	if paths == nil {
+		paths = []string{}
+	}
+	return paths, nil
+}
+
+// Delete removes the document at path (relative to the knowledge base's
+// root) from the knowledge base: its file goes into the root's
+// kb.TrashDir, from where it can be moved back, and it leaves the index at
+// once. It returns the path in the trash. Paths that leave the root or
+// are not documents are refused (kb.Service.Delete) and change nothing.
+func (s *KBService) Delete(path string) (string, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return "", err
+	}
+	return c.KB.Delete(context.Background(), path)
+}

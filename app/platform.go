@@ -16,6 +16,9 @@ type Platform interface {
 	SaveFile(title, defaultName string) (string, error)
 	// OpenFile asks for a file to open; "" means the user cancelled.
 	OpenFile(title string) (string, error)
+	// OpenDocuments asks for Markdown or text files to add to the knowledge
+	// base (several at once); none means the user cancelled.
+	OpenDocuments(title string) ([]string, error)
 	// Show brings the window to the front.
 	Show()
 	// OpenURL opens a URL (or a file:// folder) with the system's handler.
@@ -42,6 +45,16 @@ func (p desktopPlatform) OpenFile(title string) (string, error) {
 	return runtime.OpenFileDialog(p.ctx, runtime.OpenDialogOptions{
 		Title:   title,
 		Filters: []runtime.FileFilter{{DisplayName: "JSON (*.json)", Pattern: "*.json"}},
+	})
+}
+
+func (p desktopPlatform) OpenDocuments(title string) ([]string, error) {
+	return runtime.OpenMultipleFilesDialog(p.ctx, runtime.OpenDialogOptions{
+		Title: title,
+		Filters: []runtime.FileFilter{
+			{DisplayName: "Markdown / text (*.md, *.markdown, *.txt)", Pattern: "*.md;*.markdown;*.txt"},
+			{DisplayName: "All files", Pattern: "*"},
+		},
 	})
 }
 

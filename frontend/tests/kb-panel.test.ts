@@ -16,8 +16,15 @@ vi.mock('@/api/kb', () => ({
   search: vi.fn(async () => []),
   reindex: vi.fn(async () => {}),
   openFolder: vi.fn(async () => {}),
+  deleteDocument: vi.fn(async (p: string) => `.playchat-trash/20261202T010203.000/${p}`),
+}))
+vi.mock('@/api/kbDrop', () => ({
+  chooseFiles: vi.fn(async () => []),
+  importDropped: vi.fn(async () => ({ copied: [], skipped: [], skippedMore: 0, bytes: 0 })),
+  onFileDrop: vi.fn(() => () => {}),
 }))
 const api = vi.mocked(await import('@/api/kb'))
+const dropApi = vi.mocked(await import('@/api/kbDrop'))
 const runtime = vi.mocked(await import('../wailsjs/runtime/runtime'))
 
 const hit = (over: Partial<KBHit> = {}): KBHit => ({
@@ -321,5 +328,45 @@ describe('KBPanel', () => {
     wrapper = null
     await vi.advanceTimersByTimeAsync(30_000)
     expect(api.status).toHaveBeenCalledTimes(calls)
+  })
+
+  // Issue 22: the empty state offered only a terminal command, and a
+  // document could not be deleted from the app.
+  it('adds files from the picker, from the empty state and from the panel, as a drop would', async () => {
+    api.tree.mockResolvedValue(node('', true, { children: [node('playchat-guide.md', false, { title: 'Guide' })] }))
+    const w = await mountPanel()
+    await w.get('[data-testid="kb-empty-add-files"]').trigger('click')
+    await flushPromises()
+    expect(dropApi.chooseFiles).toHaveBeenCalledWith('Add documents to the knowledge base')
+    expect(dropApi.importDropped).not.toHaveBeenCalled() // cancelled
+
+    dropApi.chooseFiles.mockResolvedValue(['/home/u/手順.md', '/home/u/memo.txt'])
+    dropApi.importDropped.mockResolvedValue({ copied: ['手順.md', 'memo.md'], skipped: [], skippedMore: 0, bytes: 20 } as never)
+    await w.get('[data-testid="kb-add-files"]').trigger('click')
+    await flushPromises()
+    expect(dropApi.importDropped).toHaveBeenCalledWith(['/home/u/手順.md', '/home/u/memo.txt'], expect.any(Function))
+    expect(w.get('[data-testid="kb-drop-copied"]').text()).toContain('Copied 2 documents')
+  })
+
+  it('deletes the open document after a confirmation, into the trash, and closes it', async () => {
+    const w = await mountPanel()
+    await w.findAll('[data-testid="kb-tree-doc"]')[0].trigger('click')
+    await flushPromises()
+    await w.get('[data-testid="kb-doc-delete"]').trigger('click')
+    await flushPromises()
+    expect(document.body.textContent).toContain('.playchat-trash')
+    await w.get('[role="alertdialog"] .btn:not(.danger)').trigger('click')
+    await flushPromises()
+    expect(api.deleteDocument).not.toHaveBeenCalled()
+    expect(w.find('[data-testid="kb-doc"]').exists()).toBe(true)
+
+    const treeCalls = api.tree.mock.calls.length
+    await w.get('[data-testid="kb-doc-delete"]').trigger('click')
+    await flushPromises()
+    await w.get('[data-test="confirm-ok"]').trigger('click')
+    await flushPromises()
+    expect(api.deleteDocument).toHaveBeenCalledWith('readme.md')
+    expect(w.find('[data-testid="kb-doc"]').exists()).toBe(false)
+    expect(api.tree.mock.calls.length).toBeGreaterThan(treeCalls)
   })
 })

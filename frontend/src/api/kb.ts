@@ -57,6 +57,9 @@ export const search = (query: string, limit: number): Promise<KBHit[]> =>
   call(async () => (await KBService.Search(query, limit)) ?? [])
 
 /** Rebuilds the whole index in the background; poll status() for progress. */
+/** Moves a document into the knowledge base's trash folder (and out of the index); returns its path there. */
+export const deleteDocument = (path: string): Promise<string> => call(() => KBService.Delete(path))
+
 export const reindex = (): Promise<void> => call(() => KBService.Reindex())
 
 /** Shows the knowledge-base folder in the system's file manager. */

@@ -41,6 +41,10 @@ export async function importDropped(paths: string[], onProgress?: (p: DropProgre
   }
 }
 
+/** Shows the system's file picker for documents to add; the chosen absolute paths (none: cancelled). */
+export const chooseFiles = async (title: string): Promise<string[]> =>
+  (await call(() => KBService.ChooseFiles(title))) ?? []
+
 /**
  * Listens for files dropped on an element styled `--wails-drop-target: drop`
  * (the window's file drop, options.DragAndDrop.EnableFileDrop); returns the

@@ -392,6 +392,13 @@ const en: typeof ja = {
     loadingDoc: 'Loading the document…',
     readFailed: 'Cannot read the document: {error}',
     pick: 'Pick a document in the folders on the left or in the search results.',
+    addFiles: 'Add files…',
+    addFilesHint: 'Copy Markdown or text files into the knowledge base (you can also drop them on this panel)',
+    addFilesTitle: 'Add documents to the knowledge base',
+    deleteDoc: 'Delete',
+    deleteDocHint: 'Remove this document from the knowledge base (its file goes to the trash folder)',
+    confirmDelete: 'Delete “{title}” from the knowledge base? The file is moved to the folder {trash} in the knowledge-base folder, from where you can move it back.',
+    deleted: 'Deleted “{title}”: the file is now {path} in the knowledge-base folder.',
     status: {
       title: 'Index status',
       indexed: '{n} document | {n} documents',

@@ -389,6 +389,13 @@ export default {
     loadingDoc: '文書を読み込み中…',
     readFailed: '文書を読めません: {error}',
     pick: '左のフォルダか検索結果から文書を選んでください。',
+    addFiles: 'ファイルを追加…',
+    addFilesHint: 'Markdown やテキストのファイルをナレッジベースにコピーします（このパネルにドロップしても追加できます）',
+    addFilesTitle: 'ナレッジベースに文書を追加',
+    deleteDoc: '削除',
+    deleteDocHint: 'この文書をナレッジベースから取り除きます（ファイルはごみ箱フォルダーに移ります）',
+    confirmDelete: '「{title}」をナレッジベースから削除しますか？ファイルはナレッジベースのフォルダー内の {trash} に移るので、そこから戻せます。',
+    deleted: '「{title}」を削除しました。ファイルはナレッジベースのフォルダー内の {path} にあります。',
     status: {
       title: 'インデックスの状態',
       indexed: '文書 {n} 件',

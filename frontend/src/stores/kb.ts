@@ -251,6 +251,26 @@ export const useKBStore = defineStore('kb', () => {
 
   const openFolder = () => api.openFolder()
 
+  /**
+   * Deletes the open document (into the trash folder, KBService.Delete),
+   * closes it and refreshes the tree and the search; returns its path in
+   * the trash.
+   */
+  async function deleteOpen(): Promise<string> {
+    const path = docPath.value
+    if (path === null) throw new Error('no document is open')
+    const trashed = await api.deleteDocument(path)
+    if (docPath.value === path) {
+      docSeq++
+      docPath.value = null
+      doc.value = null
+      docError.value = ''
+      history.value = history.value.filter((p) => p !== path)
+    }
+    await Promise.all([refreshTree().catch(() => {}), search.refresh(), refreshStatus()])
+    return trashed
+  }
+
   /** The browser opened: poll the status and load (or refresh) the tree. */
   async function activate() {
     startPolling()
@@ -270,6 +290,6 @@ export const useKBStore = defineStore('kb', () => {
     folders, expanded, loadingFolders, folderErrors, rootEntries, seedOnly,
     loadFolder, toggleFolder, refreshTree, reveal,
     docPath, doc, docLoading, docError, scrollTarget, history, open, back, followLink, reloadDoc,
-    reindex, openFolder, activate, deactivate,
+    reindex, openFolder, deleteOpen, activate, deactivate,
   }
 })

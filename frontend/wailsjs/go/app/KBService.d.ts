@@ -3,6 +3,10 @@
 import {kb} from '../models';
 import {app} from '../models';
 
+export function ChooseFiles(arg1:string):Promise<Array<string>>;
+
+export function Delete(arg1:string):Promise<string>;
+
 export function ImportDropped(arg1:string,arg2:Array<string>):Promise<kb.DropReport>;
 
 export function OpenFolder():Promise<void>;
