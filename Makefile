@@ -7,6 +7,8 @@ SOAK_TURNS ?= 200
 TAGS := desktop,production,webkit2_41
 VERSION ?= $(shell scripts/version.sh)
 BIN := build/bin/playchat
+# Each step of `make test` is timed into .artifacts/timings.txt (scripts/timed.sh).
+T := scripts/timed.sh
 # The WebKit web extension the binary embeds (app/webext, issue 7).
 WEBEXT := app/webext/libplaychat-webext.so
 
@@ -18,14 +20,18 @@ run: build
 
 ## test: every test — Go, frontend, bindings check, end-to-end under Xvfb
 test: deps
-	$(MAKE) test-go test-frontend check-bindings e2e package-check
+	@rm -f .artifacts/timings.txt
+	$(T) $(MAKE) test-go
+	$(T) $(MAKE) test-frontend
+	$(MAKE) check-bindings e2e package-check
+	@scripts/timings.sh
 	@echo "all tests passed"
 
 deps:
 	scripts/deps.sh
 
 frontend:
-	cd frontend && npm run build
+	$(T) bash -c 'cd frontend && npm run build'
 
 $(WEBEXT): app/webext/playchat-webext.c
 	cc -shared -fPIC -O2 -Wall -Werror -o $@ $< $$(pkg-config --cflags --libs webkit2gtk-web-extension-4.1)
@@ -34,7 +40,7 @@ $(WEBEXT): app/webext/playchat-webext.c
 ## position-independent executable, as Debian hardens every binary —
 ## lintian's hardening-no-pie)
 build: deps frontend $(WEBEXT)
-	go build -buildmode=pie -tags $(TAGS) -ldflags "-w -s -X main.version=$(VERSION)" -o $(BIN) .
+	$(T) go build -buildmode=pie -tags $(TAGS) -ldflags "-w -s -X main.version=$(VERSION)" -o $(BIN) .
 
 bindings:
 	wails generate module
@@ -70,33 +76,33 @@ e2e-tools: fakellm
 ## with the tray, the Discord bot, floods of chunks, kill -9 mid-reply,
 ## damaged and newer databases, recovered panics, a 200-turn soak)
 e2e: build e2e-tools
-	scripts/e2e.sh
-	scripts/e2e-failures.sh
-	scripts/e2e-notes.sh
-	scripts/e2e-branches.sh
-	scripts/e2e-render.sh
-	scripts/e2e-drops.sh
-	scripts/e2e-remote.sh
-	scripts/e2e-websearch.sh
-	scripts/e2e-reminders.sh
-	scripts/e2e-startup.sh
-	scripts/e2e-discord.sh
-	scripts/e2e-flood.sh
-	scripts/e2e-crash.sh
-	scripts/e2e-dbcheck.sh
-	PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing' -v .
-	scripts/soak.sh $(SOAK_TURNS)
+	$(T) scripts/e2e.sh
+	$(T) scripts/e2e-failures.sh
+	$(T) scripts/e2e-notes.sh
+	$(T) scripts/e2e-branches.sh
+	$(T) scripts/e2e-render.sh
+	$(T) scripts/e2e-drops.sh
+	$(T) scripts/e2e-remote.sh
+	$(T) scripts/e2e-websearch.sh
+	$(T) scripts/e2e-reminders.sh
+	$(T) scripts/e2e-startup.sh
+	$(T) scripts/e2e-discord.sh
+	$(T) scripts/e2e-flood.sh
+	$(T) scripts/e2e-crash.sh
+	$(T) scripts/e2e-dbcheck.sh
+	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing|TestTheHeader' -v .
+	$(T) scripts/soak.sh $(SOAK_TURNS)
 
 
 
 ## package: the .deb, the Windows installer and the .tar.gz in build/dist/
 package: build fakellm
-	scripts/package.sh
+	$(T) scripts/package.sh
 
 ## package-check: checks the packages, installs the .deb (as root or with sudo),
 ## upgrades over the previous release and removes it again
 package-check: package
-	scripts/package-check.sh
+	$(T) scripts/package-check.sh
 
 ## bench: benchmarks, printed as a table
 bench: build e2e-tools
