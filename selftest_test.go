@@ -60,7 +60,7 @@ func runSelfTest(t *testing.T, name string, env ...string) string {
 	if os.Getenv("DISPLAY") == "" {
 		t.Fatal("PLAYCHAT_BIN is set but there is no DISPLAY: run it under xvfb-run")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	dir := t.TempDir()
 	cmd := exec.CommandContext(ctx, bin)
@@ -162,5 +162,17 @@ func TestTheWindowLoadsNothingFromTheNetwork(t *testing.T) {
 	defer mu.Unlock()
 	if len(got) != 0 {
 		t.Errorf("%d requests reached the listener: %v", len(got), got)
+	}
+}
+
+// TestTheHeaderKeepsSettingsAndEveryToolAtEverySize runs the built binary
+// in its "header" self-test (issue 22): at 1200×820 and at 800×600, with no
+// panel and with each panel open in turn, Settings is on screen and every
+// other tool is reachable on the bar or in the "…" menu.
+func TestTheHeaderKeepsSettingsAndEveryToolAtEverySize(t *testing.T) {
+	out := runSelfTest(t, "header")
+	for _, size := range []string{"1200x820", "800x600"} {
+		w, _, _ := strings.Cut(size, "x")
+		wantOutput(t, out, "selftest: header "+size+": all reachable in a page of "+w+" px", "the header lost a tool at "+size)
 	}
 }

@@ -86,6 +86,10 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 		a.runRemoteSelfTest(ctx)
 		return
 	}
+	if name == "header" {
+		a.runHeaderSelfTest(ctx) // selftest_header.go
+		return
+	}
 	if name == "navigate" {
 		a.runNavigateSelfTest(ctx)
 		return

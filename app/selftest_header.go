@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// headerSizes are the window sizes the "header" self-test checks (issue 22:
+// at the default 1200×820 with Notes open the ⚙ was gone; at 800×600 every
+// header button could vanish).
+var headerSizes = [][2]int{{1200, 820}, {800, 600}}
+
+// runHeaderSelfTest sizes the window to each of headerSizes and has the page
+// open each panel in turn (none, the notes pane, Knowledge, Learned,
+// Reminders, Memory, API logs, Settings) through the header itself — its
+// button, or the "…" menu when it folded there. In every state Settings
+// must be on screen and not covered, and every other tool reachable (on
+// the bar or in the menu). It prints one line per size.
+func (a *App) runHeaderSelfTest(ctx context.Context) {
+	<-a.domReadies
+	time.Sleep(time.Second)
+	for _, sz := range headerSizes {
+		runtime.WindowSetSize(ctx, sz[0], sz[1])
+		time.Sleep(1500 * time.Millisecond)
+		// PLAYCHAT_SELFTEST_HOLD_MS holds each state that long, for
+		// screenshots taken from outside.
+		hold, _ := strconv.Atoi(a.env("PLAYCHAT_SELFTEST_HOLD_MS"))
+		runtime.WindowExecJS(ctx, "window.__selftestHold = "+strconv.Itoa(hold)+"; window.__selftestWidth = "+strconv.Itoa(sz[0])+";"+headerCheck)
+		select {
+		case msg := <-a.selfTestReports:
+			fmt.Fprintf(os.Stdout, "selftest: header %dx%d: %s\n", sz[0], sz[1], msg)
+		case <-time.After(30*time.Second + 16*time.Duration(hold)*time.Millisecond):
+			fmt.Fprintf(os.Stdout, "selftest: header %dx%d: the page did not answer\n", sz[0], sz[1])
+		}
+	}
+	a.quit(ctx)
+}
+
+// headerCheck runs in the page: for each panel state, whether Settings is
+// shown (inside the window, the topmost element at its centre) and every
+// tool reachable; reports "all reachable in a page of W px (…)" or the
+// failures.
+const headerCheck = `(async () => {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+  const tools = ['open-search', 'open-notes', 'open-knowledge', 'open-learned', 'open-reminders', 'open-memory', 'open-logs']
+  const shown = (el) => {
+    if (!el) return false
+    const r = el.getBoundingClientRect()
+    if (r.width < 4 || r.height < 4 || r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) return false
+    // Inside the top bar (not spilling over the notes pane beside it) …
+    // (the … menu drops down over whatever is below: it may go past it).
+    const bar = el.closest('[role="menu"]') ? null : el.closest('header')
+    if (bar) {
+      const b = bar.getBoundingClientRect()
+      if (r.left < b.left - 0.5 || r.right > b.right + 0.5) return false
+    }
+    // … and, on the bar, inside the tools' own box (not cut off).
+    const nav = el.closest('[data-testid="header-tools"]')
+    if (nav) {
+      const n = nav.getBoundingClientRect()
+      if (r.left < n.left - 0.5 || r.right > n.right + 0.5) return false
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+    return !!hit && (hit === el || el.contains(hit))
+  }
+  const onBar = (id) => document.querySelector('header [data-testid="' + id + '"]:not([role="menuitem"])')
+  const more = () => document.querySelector('[data-testid="header-more"]')
+  async function withMenu(fn) {
+    const m = more()
+    if (!m || !shown(m)) return false
+    m.click()
+    await sleep(150)
+    const r = await fn()
+    if (document.querySelector('[data-testid="header-more-menu"]')) { more()?.click(); await sleep(100) }
+    return r
+  }
+  async function reach(id) {
+    if (shown(onBar(id))) return 'bar'
+    const ok = await withMenu(async () => shown(document.querySelector('[data-testid="header-more-menu"] [data-testid="' + id + '"]')))
+    return ok ? 'menu' : 'none'
+  }
+  async function press(id) {
+    const b = onBar(id)
+    if (shown(b)) { b.click(); await sleep(400); return true }
+    return withMenu(async () => {
+      const it = document.querySelector('[data-testid="header-more-menu"] [data-testid="' + id + '"]')
+      if (!shown(it)) return false
+      it.click()
+      await sleep(400)
+      return true
+    })
+  }
+  // The page takes the window's new size (WindowSetSize) within 5 s.
+  for (let i = 0; i < 50 && innerWidth !== window.__selftestWidth; i++) await sleep(100)
+  const fails = []
+  const folded = new Set()
+  const why = (el) => {
+    if (!el) return 'no element'
+    const r = el.getBoundingClientRect()
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+    return 'at ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(',') + ' in ' + innerWidth + 'x' + innerHeight +
+      ', on top: ' + (hit ? hit.tagName + '.' + String(hit.className).split(' ').join('.') : 'nothing')
+  }
+  async function check(state) {
+    if (window.__selftestHold) { console.log('selftest state: ' + state); await sleep(window.__selftestHold) }
+    if (!shown(onBar('open-settings'))) fails.push(state + ': Settings is not on screen (' + why(onBar('open-settings')) + ')')
+    for (const id of tools) {
+      const where = await reach(id)
+      if (where === 'none') fails.push(state + ': ' + id + ' cannot be reached')
+      if (where === 'menu') folded.add(id)
+    }
+  }
+  await check('no panel')
+  for (const id of ['open-notes', 'open-knowledge', 'open-learned', 'open-reminders', 'open-memory', 'open-logs', 'open-settings']) {
+    if (!(await press(id))) { fails.push(id + ': could not be opened'); continue }
+    await check(id + ' open')
+    if (!(await press(id))) fails.push(id + ': could not be closed')
+  }
+  const msg = fails.length ? 'FAILED: ' + fails.join('; ') : 'all reachable in a page of ' + innerWidth + ' px (folded into …: ' + ([...folded].join(', ') || 'none') + ')'
+  window.go.app.SystemService.SelfTestReport(msg)
+})()`
