@@ -79,3 +79,43 @@ describe('ChatWindow with a long chat', () => {
     expect(io.targets.size).toBe(0)
   })
 })
+
+// Issue 21: a 1 MiB reply shown whole kept every section in the DOM, and
+// each of WebKit's memory releases then held the window for 20–30 s; its
+// sections now render only near the visible area, like older replies.
+describe('a long reply shown whole', () => {
+  it('renders only the sections near the visible area and keeps the height of the others', async () => {
+    const chat = useChatStore()
+    const para = (i: number) => `Paragraph ${i}: ` + 'the quick brown fox jumps over the lazy dog. '.repeat(8)
+    const content = Array.from({ length: 1500 }, (_, i) => para(i)).join('\n\n') + '\n\nLONGEND'
+    chat.stored = [stored(0), fromStored({
+      id: 2, sessionId: 's', role: 'assistant', content, status: 'complete', error: '', model: '',
+      createdAt: '2026-01-01T00:00:00Z', archived: false, tools: [],
+    } as never)]
+    const w = mount(ChatWindow, { global: { plugins: [testI18n()] }, attachTo: document.body })
+    await flush()
+    await w.get('[data-test="show-all"]').trigger('click')
+    for (let i = 0; i < 400 && w.find('[data-test="md-more"]').exists(); i++) await flush()
+    const sections = () => w.findAll('[data-test="md-section"]')
+    expect(sections().length).toBeGreaterThan(20)
+    // Nothing has been reported near yet: only placeholders, with a height.
+    const io = FakeIO.all[0]
+    for (const s of sections()) io.report(s.element, false)
+    await flush()
+    expect(w.findAll('[data-test="md-section"][data-rendered]')).toHaveLength(0)
+    expect(w.text()).not.toContain('LONGEND')
+    const ph = w.get('.md-section-placeholder').attributes('style')
+    expect(ph).toMatch(/height: [1-9]\d*px/)
+    // The last section comes near (the chat scrolled to its end): it renders.
+    const last = sections()[sections().length - 1]
+    io.report(last.element, true)
+    await flush()
+    expect(w.findAll('[data-test="md-section"][data-rendered]')).toHaveLength(1)
+    expect(w.text()).toContain('LONGEND')
+    // Leaving the chat leaves no observed element behind.
+    const root = w.get('[data-test="scroller"]').element as HTMLElement
+    expect(observedCount(root)).toBeGreaterThan(20)
+    w.unmount()
+    expect(observedCount(root)).toBe(0)
+  })
+})
