@@ -44,11 +44,13 @@ export function observedCount(root: HTMLElement): number {
  * A ref that is true while el is within NEAR_MARGIN_PX of the provided
  * scroll root's visible area. Without a root or IntersectionObserver (tests,
  * old engines) everything counts as near. onChange runs before the ref moves.
+ * `initial` is the value until the observer first reports (default: not
+ * near where there is an observer).
  */
-export function useNearViewport(el: Ref<HTMLElement | null>, onChange?: Listener): Ref<boolean> {
+export function useNearViewport(el: Ref<HTMLElement | null>, onChange?: Listener, initial?: boolean): Ref<boolean> {
   const root = inject(SCROLL_ROOT, null)
   const supported = typeof IntersectionObserver === 'function'
-  const near = ref(!supported || !root)
+  const near = ref(!supported || !root || !!initial)
   let cleanup: (() => void) | null = null
 
   onMounted(() => {
