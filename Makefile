@@ -18,11 +18,12 @@ WEBEXT := app/webext/libplaychat-webext.so
 run: build
 	./$(BIN)
 
-## test: every test — Go, frontend, bindings check, end-to-end under Xvfb
+## test: every test — Go, frontend, bindings check, end-to-end under Xvfb. The
+## Go and frontend tests run side by side (nothing there is timing-sensitive);
+## the end-to-end scripts run one at a time.
 test: deps
 	@rm -f .artifacts/timings.txt
-	$(T) $(MAKE) test-go
-	$(T) $(MAKE) test-frontend
+	$(T) $(MAKE) -j2 --output-sync=target test-go test-frontend
 	$(MAKE) check-bindings e2e package-check
 	@scripts/timings.sh
 	@echo "all tests passed"
