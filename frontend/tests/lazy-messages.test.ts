@@ -117,5 +117,5 @@ describe('a long reply shown whole', () => {
     expect(observedCount(root)).toBeGreaterThan(20)
     w.unmount()
     expect(observedCount(root)).toBe(0)
-  })
+  }, 30_000)
 })
