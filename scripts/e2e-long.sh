@@ -187,13 +187,19 @@ to_end() {
   sleep 0.5
 }
 key_in "02-while-rendering"
-done_in=""
-for i in $(seq 60); do
-  to_end
-  if quick_text 02-rendered | grep -qF "LONGEND"; then done_in=$(($(now_ms) - t0)); break; fi
-  sleep 1
-done
-[ -n "$done_in" ] || { on_screen 02-rendered "LONGEND"; }
+# end_shows NAME: End (again while the rest is still coming) until the
+# reply's last word is on screen; sets done_in (ms since t0).
+end_shows() {
+  local i
+  done_in=""
+  for i in $(seq 60); do
+    to_end
+    if quick_text "$1" | grep -qF "LONGEND"; then done_in=$(($(now_ms) - t0)); return 0; fi
+    sleep 1
+  done
+  on_screen "$1" "LONGEND"
+}
+end_shows 02-rendered
 say "02-show-all: the whole reply had rendered ${done_in} ms after the click, keys showing meanwhile ($ART/02-rendered.png)"
 
 
@@ -216,8 +222,7 @@ s0=$(now_ms)
 still=$("$XPROBE" stable $SCROLLBAR 5000 600000)
 [ "$still" -ge 0 ] || fail "the reply was still growing 10 minutes after Show all"
 say "03-show-all: all 1 MiB had rendered $((s0 - t0 + still)) ms after the click (the scroll bar kept still from then on)"
-to_end
-scroll_until 03-end "LONGEND" 4
+end_shows 03-end
 on_screen 03-end "LONGEND" "Show less"
 say "03-show-all: the reply's end is on screen ($ART/03-end.png)"
 # Scrolling through the rendered megabyte repaints at once.
