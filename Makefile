@@ -4,6 +4,11 @@ SHELL := /bin/bash
 export PATH := $(PATH):$(shell go env GOPATH)/bin
 GOFLAGS_TEST ?= -p 2
 SOAK_TURNS ?= 200
+# The soak's limit on anonymous memory after its turns, as a multiple of a
+# fresh start's. Issue 22 aims at 1.10; 200 turns measure 1.11 today, so
+# `make test` guards against regressions at 1.20 (make bench's 1,000-turn
+# soak judges against 1.10).
+SOAK_ANON_MAX ?= 1.20
 TAGS := desktop,production,webkit2_41
 VERSION ?= $(shell scripts/version.sh)
 BIN := build/bin/playchat
@@ -93,7 +98,7 @@ e2e: build e2e-tools
 	$(T) scripts/e2e-crash.sh
 	$(T) scripts/e2e-dbcheck.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing|TestTheHeader' -v .
-	$(T) scripts/soak.sh $(SOAK_TURNS)
+	SOAK_ANON_MAX=$(SOAK_ANON_MAX) $(T) scripts/soak.sh $(SOAK_TURNS)
 
 
 

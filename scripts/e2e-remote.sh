@@ -129,7 +129,7 @@ rendered() {
     grep -qF -- "$raw" <<<"$txt" && { echo "$txt" >&2; fail "$1: raw source \"$raw\" is visible"; }
   done
   grep -q "Question" <<<"$txt" && grep -q "Answer" <<<"$txt" || { echo "$txt" >&2; fail "$1: the diagram is not drawn"; }
-  grep -q "square" <<<"$txt" || { echo "$txt" >&2; fail "$1: the code is not shown"; }
+  grep -qE "square|return x" <<<"$txt" || { echo "$txt" >&2; fail "$1: the code is not shown"; }
   red=$(convert "$ART/$1.png" -fuzz 4% -fill black +opaque '#ff0000' -fill white -opaque '#ff0000' -colorspace Gray \
     -format '%[fx:round(mean*w*h)]' info:)
   [ "$red" -ge 1200 ] || fail "$1: the data: image is not shown ($red red pixels)"
@@ -159,8 +159,13 @@ sleep 1
 send "render the payloads"
 wait_for "the reply to be stored" bash -c "[ \"\$(sqlite3 -readonly '$WORK/data/playchat.db' \"SELECT count(*) FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.role='assistant' AND m.status='complete' AND s.title <> 'IMPORTED'\")\" = 1 ]"
 # mermaid loads lazily and draws slowly on a busy machine: up to 30 s.
+# The chat followed the reply to its end (the payloads, shown as text where
+# they are raw HTML): back to its top, where the normal content is.
 for _ in $(seq 15); do
   sleep 2
+  xdotool mousemove $((WX + WW / 2 + 100)) $((WY + WH / 2))
+  for _ in $(seq 15); do xdotool click 4; done
+  sleep 0.5
   shot 01-reply
   ocr "$ART/01-reply.png"
   grep -q "Answer" "$WORK/ocr.txt" && break
@@ -231,6 +236,9 @@ read -r x y w h < <(find_word IMPORTED) || true
 click_screen $((x + w / 2)) $((y + h / 2))
 for _ in $(seq 15); do
   sleep 2
+  xdotool mousemove $((WX + WW / 2 + 100)) $((WY + WH / 2))
+  for _ in $(seq 15); do xdotool click 4; done
+  sleep 0.5
   shot 10-imported
   ocr "$ART/10-imported.png"
   grep -q "Answer" "$WORK/ocr.txt" && break
