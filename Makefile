@@ -81,8 +81,8 @@ e2e-tools: fakellm
 ## window, rendered payloads that must load nothing, web search, reminders
 ## with the tray, the Discord bot, floods of chunks, kill -9 mid-reply,
 ## damaged and newer databases, recovered panics, a 200-turn soak).
-## scripts/e2e-long.sh (1 MiB replies) runs on its own: its check that End
-## reaches the end of a reply still being revealed is not reliable yet.
+## scripts/e2e-long.sh (1 MiB replies) runs on its own for now: its step 4
+## (a 1 MiB code block) still fails its on-screen check.
 e2e: build e2e-tools
 	$(T) scripts/e2e.sh
 	$(T) scripts/e2e-failures.sh
