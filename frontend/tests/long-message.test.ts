@@ -2,7 +2,8 @@
 // (utils/longMessage.ts, issue 21).
 import { describe, expect, it } from 'vitest'
 import {
-  DOLLAR_WEIGHT, PREVIEW_CHARS, SECTION_CHARS, SECTION_MAX_CHARS, SectionSplitter, formatSize, splitPlain, utf8Bytes,
+  DOLLAR_WEIGHT, PREVIEW_CHARS, SECTION_CHARS, SECTION_MAX_CHARS, SectionSplitter, fenceCode, formatSize, splitPlain,
+  utf8Bytes,
   type Section,
 } from '@/utils/longMessage'
 import { renderMarkdown } from '@/utils/markdown'
@@ -60,22 +61,63 @@ describe('SectionSplitter', () => {
     }
   })
 
-  it('never cuts inside a code fence, however long, nor a display formula', () => {
+  it('never cuts inside a display formula nor a short code fence; cuts a long fence into code blocks of its own lines', () => {
     const code = '```ts\n' + 'const x = 1\n\nconst y = 2\n'.repeat(1500) + '```\n\n'
+    const short = '~~~\nshort one\n\nstill short\n~~~\n\n'
     const math = '$$\n' + 'a + b \\\\\n'.repeat(3000) + '$$\n\n'
     let text = ''
-    for (let i = 0; text.length < 200_000; i++) text += para(i) + (i % 40 === 5 ? code : '') + (i % 40 === 25 ? math : '')
+    for (let i = 0; text.length < 200_000; i++) {
+      text += para(i) + (i % 40 === 5 ? code : '') + (i % 40 === 15 ? short : '') + (i % 40 === 25 ? math : '')
+    }
     const { sections } = new SectionSplitter().split(text)
     expectTiles(text, sections)
     const fences = fenceRanges(text)
-    expect(fences.length).toBeGreaterThan(2)
+    const longFences = fences.filter(([a, b]) => b - a > SECTION_MAX_CHARS)
+    expect(longFences.length).toBeGreaterThan(2)
+    expect(fences.length).toBeGreaterThan(longFences.length)
     for (const s of sections) {
-      for (const [a, b] of fences) expect(s.end <= a || s.end >= b).toBe(true)
       expect(s.text.split('$$').length % 2).toBe(1) // formulas whole
+      for (const [a, b] of fences) {
+        if (b - a <= SECTION_MAX_CHARS) expect(s.end <= a || s.end >= b).toBe(true) // short fences whole
+      }
+      if (!s.text.includes('$$')) expect(s.end - s.start).toBeLessThanOrEqual(SECTION_MAX_CHARS + 100)
     }
-    // The fence, longer than a section may be, is not cut: its section holds all of it.
-    const [a, b] = fences[0]
-    expect(sections.some((s) => s.start <= a && s.end >= b && s.end - s.start > SECTION_MAX_CHARS)).toBe(true)
+    // The first long fence: cut at line breaks; every piece is a code block
+    // of its lines, in the fence's language; the pieces' code is the fence's.
+    const [a, b] = longFences[0]
+    const from = a + '```ts\n'.length
+    const pieces = sections.filter((s) => s.end > a && s.start < b)
+    expect(pieces.length).toBeGreaterThan(2)
+    let code2 = ''
+    pieces.forEach((s, i) => {
+      if (i > 0) expect(s.continuesFence).toBe(from)
+      if (i < pieces.length - 1) expect(s.cutsFence).toBe(from)
+      if (i > 0) expect(s.text.startsWith('```ts\nconst') || s.text.startsWith('```ts\n\n')).toBe(true)
+      const html = renderMarkdown(s.text)
+      const blocks = html.match(/<pre/g) ?? []
+      expect(blocks.length).toBe(1)
+      expect(html).toContain('language-ts')
+      code2 += text.slice(Math.max(s.start, from), Math.min(s.end, b - 3))
+    })
+    expect(pieces[0].continuesFence).toBeUndefined()
+    expect(pieces[pieces.length - 1].cutsFence).toBeUndefined()
+    expect(code2).toBe(text.slice(from, b - 3))
+    // Any piece's copy button copies the whole fence.
+    expect(fenceCode(text, from)).toBe(text.slice(from, b - 4))
+  })
+
+  it('cuts a streaming fence the same way as the finished one, and fenceCode reads an open fence to the end', () => {
+    const text = 'Intro\n\n```go\n' + 'func add(a, b int) int { return a + b } // keep adding\n'.repeat(2000) + '```\n\nLONGEND'
+    const whole = new SectionSplitter().split(text).sections
+    const sp = new SectionSplitter()
+    let last: Section[] = []
+    for (let n = 997; n < text.length; n += 997) last = sp.split(text.slice(0, n)).sections
+    last = sp.split(text).sections
+    expect(last.map((s) => [s.start, s.end, s.text])).toEqual(whole.map((s) => [s.start, s.end, s.text]))
+    const from = text.indexOf('func')
+    const open = text.slice(0, text.indexOf('```\n\nLONGEND') - 1000)
+    expect(fenceCode(open, from)).toBe(open.slice(from).replace(/\n$/, ''))
+    expect(fenceCode(text, from).split('\n').length).toBe(2000)
   })
 
   it('keeps a loose list whole, and cuts a longer one only before an item, never before an indented line', () => {

@@ -16,8 +16,16 @@
 //     line): a space or a Japanese sentence end within it, else anywhere
 //     (never inside a surrogate pair).
 //
-// A fence is never cut, however long: it is one section (its code is not
-// highlighted past HIGHLIGHT_MAX_CHARS). Link reference definitions
+//  4. a fence (a code block) past SECTION_MAX_CHARS: at a line break inside
+//     it; the section before is closed with the fence's closing line and the
+//     next opens with the fence's opening line (its info string too), so each
+//     piece renders as a code block of its own lines — one 1 MiB block laid
+//     out in one piece held the window for seconds (issue 21). The pieces
+//     know the fence they belong to (Section.fenceFrom), so the copy button
+//     of any piece copies the whole block (fenceCode); past
+//     HIGHLIGHT_MAX_CHARS the code is not highlighted.
+//
+// Link reference definitions
 // ("[x]: https://…") apply to the whole text, so they are put (rendering to
 // nothing) before every section that mentions "[".
 //
@@ -57,14 +65,26 @@ export interface Section {
   end: number
   /** Its length with formulas weighted (DOLLAR_WEIGHT): about what it costs to show. */
   weight: number
+  /**
+   * Set when the section begins inside a fence cut by rule 4 (its first code
+   * block continues one from the section before): the offset in the message
+   * of that fence's first code character (for fenceCode).
+   */
+  continuesFence?: number
+  /** Set when the section ends inside a fence cut by rule 4 (its last code block goes on in the next section): as continuesFence. */
+  cutsFence?: number
 }
 
 interface Cut {
   start: number
   end: number
   weight: number
-  /** A table's header and delimiter rows, repeated at the top (rule 2 inside a table). */
+  /** A table's header and delimiter rows, repeated at the top (rule 2 inside a table), or a fence's opening line (rule 4). */
   prefix: string
+  /** A fence's closing line, added at the end (rule 4). */
+  suffix?: string
+  continuesFence?: number
+  cutsFence?: number
   /** The section's text as last built, and how many definitions it was built with. */
   text?: string
   defsSeen?: number
@@ -92,11 +112,14 @@ export class SectionSplitter {
   /** Start of the current (open) section. */
   private secStart = 0
   private secPrefix = ''
+  /** Set while the open section began inside a fence cut by rule 4: where that fence's code starts. */
+  private secContinues: number | undefined
   /** The weight of the open section's lines scanned so far. */
   private secWeight = 0
   /** Start of the next line to scan. */
   private pos = 0
-  private fence: { char: string; len: number } | null = null
+  /** The open fence: its marker, its opening line and where its code starts. */
+  private fence: { char: string; len: number; opener: string; from: number } | null = null
   private inMath = false
   private prevBlank = true
   private prevLine: string | null = null
@@ -120,7 +143,9 @@ export class SectionSplitter {
     if (this.secStart < text.length || sections.length === 0) {
       const rest = Math.max(this.pos, this.secStart)
       const weight = this.secWeight + weigh(text, rest, text.length)
-      sections.push(this.section({ start: this.secStart, end: text.length, prefix: this.secPrefix, weight }))
+      sections.push(this.section({
+        start: this.secStart, end: text.length, prefix: this.secPrefix, weight, continuesFence: this.secContinues,
+      }))
     }
     return { sections, complete: true }
   }
@@ -130,6 +155,7 @@ export class SectionSplitter {
     this.cuts = []
     this.secStart = 0
     this.secPrefix = ''
+    this.secContinues = undefined
     this.secWeight = 0
     this.pos = 0
     this.fence = null
@@ -147,21 +173,34 @@ export class SectionSplitter {
 
   private section(c: Cut): Section {
     if (c.text === undefined || (c.bracket && c.defsSeen !== this.defs.length)) {
-      const body = c.prefix + this.text.slice(c.start, c.end)
+      const body = c.prefix + this.text.slice(c.start, c.end) + (c.suffix ?? '')
       c.bracket = body.includes('[')
       // Before the text, so that a streaming section still ends with what arrived last.
       c.text = this.defs.length && c.bracket ? this.defs.join('\n') + '\n\n' + body : body
       c.defsSeen = this.defs.length
     }
-    return { text: c.text, start: c.start, end: c.end, weight: c.weight }
+    const out: Section = { text: c.text, start: c.start, end: c.end, weight: c.weight }
+    if (c.continuesFence !== undefined) out.continuesFence = c.continuesFence
+    if (c.cutsFence !== undefined) out.cutsFence = c.cutsFence
+    return out
   }
 
-  /** Closes the open section at `at`; `weight` is its weight (the lines scanned by default). */
-  private cut(at: number, prefix: string, weight = this.secWeight) {
+  /**
+   * Closes the open section at `at`; `weight` is its weight (the lines
+   * scanned by default). `fence`: the cut falls inside that fence (rule 4).
+   */
+  private cut(at: number, prefix: string, weight = this.secWeight, fence?: { opener: string; char: string; len: number; from: number }) {
     if (at <= this.secStart) return
-    this.cuts.push({ start: this.secStart, end: at, prefix: this.secPrefix, weight })
+    const c: Cut = { start: this.secStart, end: at, prefix: this.secPrefix, weight }
+    if (this.secContinues !== undefined) c.continuesFence = this.secContinues
+    if (fence) {
+      c.suffix = (this.text[at - 1] === '\n' ? '' : '\n') + fence.char.repeat(fence.len) + '\n'
+      c.cutsFence = fence.from
+    }
+    this.cuts.push(c)
     this.secStart = at
-    this.secPrefix = prefix
+    this.secPrefix = fence ? fence.opener + '\n' : prefix
+    this.secContinues = fence?.from
     this.secWeight = 0
   }
 
@@ -213,6 +252,7 @@ export class SectionSplitter {
     const size = ls - this.secStart
     if (this.fence) {
       if (closesFence(line, this.fence.char, this.fence.len)) this.fence = null
+      else if (size >= SECTION_MAX_CHARS) this.cut(ls, '', this.secWeight, this.fence) // rule 4
       this.prevBlank = false
       this.prevLine = null
       this.secWeight += line.length + 1 // code: no formula in it
@@ -238,7 +278,7 @@ export class SectionSplitter {
     const open = FENCE_OPEN.exec(line)
     if (open && !(open[1][0] === '`' && open[2].includes('`'))) {
       this.secWeight += line.length + 1
-      this.fence = { char: open[1][0], len: open[1].length }
+      this.fence = { char: open[1][0], len: open[1].length, opener: line, from: le + 1 }
       this.prevBlank = false
       this.prevLine = null
       this.tableHeader = null
@@ -262,6 +302,34 @@ export class SectionSplitter {
     this.cutLongLine(ls, le)
     this.secWeight += weigh(text, Math.max(ls, this.secStart), le + 1)
   }
+}
+
+/**
+ * The whole code of the fence whose code starts at offset `from` of text (a
+ * Section's continuesFence or cutsFence): up to its closing line, or to the
+ * end of text while it is still open — what the copy button of any piece of
+ * a cut fence copies.
+ */
+export function fenceCode(text: string, from: number): string {
+  const opener = text.slice(text.lastIndexOf('\n', from - 2) + 1, from - 1)
+  const open = FENCE_OPEN.exec(opener)
+  if (!open) return text.slice(from)
+  const indent = opener.length - opener.trimStart().length
+  for (let ls = from; ls < text.length;) {
+    const nl = text.indexOf('\n', ls)
+    const le = nl < 0 ? text.length : nl
+    if (closesFence(text.slice(ls, le), open[1][0], open[1].length)) return stripIndent(text.slice(from, ls), indent)
+    ls = le + 1
+  }
+  return stripIndent(text.slice(from), indent)
+}
+
+/** CommonMark: up to `indent` spaces of the fence's own indentation come off each code line; the code ends without its last newline. */
+function stripIndent(code: string, indent: number): string {
+  if (code.endsWith('\n')) code = code.slice(0, -1)
+  if (!indent) return code
+  const re = new RegExp(`^ {1,${indent}}`, 'gm')
+  return code.replace(re, '')
 }
 
 /** Whether line closes a fence opened with len × char (CommonMark: up to 3 spaces, at least as long, nothing after). */
