@@ -21,7 +21,7 @@
 set -euo pipefail
 if [ -z "${E2E_INNER:-}" ]; then
   export E2E_INNER=1
-  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
+  exec dbus-run-session -- xvfb-run -a -n "${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" "$0" "$@"
 fi
 source "$(dirname "$0")/e2e-lib.sh"
 ART=$ROOT/.artifacts/e2e-long
@@ -245,7 +245,17 @@ shot 03-scrolled
 open_session LONGCODE
 sleep 1
 key_in "04-code-open"
-on_screen 04-code "LONGSTART" "Show all"
+# The chat opens at its end, as every chat does: the folded block's end and
+# its Show all button; scrolling up reaches the block's first line.
+on_screen 04-code "Show all"
+click_screen $((WX + 330)) $((WY + 300))
+xdotool key Home
+sleep 0.5
+on_screen 04-code-start "LONGSTART"
+say "04-code: the folded block shows Show all at its end and its first line above ($ART/04-code-start.png)"
+xdotool key End
+sleep 0.5
+on_screen 04-code "Show all"
 read -r x y w h < <(find_word Show) || true
 [ -n "${x:-}" ] || fail "no Show all button under the code block"
 click_screen $((x + w / 2)) $((y + h / 2))
