@@ -13,7 +13,7 @@ if [ -z "${STARTUP_INNER:-}" ]; then
   go run ./scripts/gensession -n 1000 >"$WORK/long.json"
   PLAYCHAT_DATA_DIR=$WORK/data ./build/bin/playchat sessions import "$WORK/long.json" >/dev/null
   STARTUP_INNER=1 PLAYCHAT_DATA_DIR=$WORK/data XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache \
-    XDG_CONFIG_HOME=$WORK/xdg/config dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" "$0"
+    XDG_CONFIG_HOME=$WORK/xdg/config dbus-run-session -- xvfb-run -a -n "${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" "$0"
   exit
 fi
 now() { date +%s%3N; }

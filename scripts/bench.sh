@@ -31,7 +31,7 @@ if [ -z "${BENCH_INNER:-}" ]; then
   WORK=$(mktemp -d)
   go run ./scripts/gensession -n 1000 >"$WORK/long.json"
   PLAYCHAT_DATA_DIR=$WORK/data ./build/bin/playchat sessions import "$WORK/long.json" >/dev/null
-  PSS=$(BENCH_INNER=1 PLAYCHAT_DATA_DIR=$WORK/data XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache XDG_CONFIG_HOME=$WORK/xdg/config dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" \
+  PSS=$(BENCH_INNER=1 PLAYCHAT_DATA_DIR=$WORK/data XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache XDG_CONFIG_HOME=$WORK/xdg/config dbus-run-session -- xvfb-run -a -n "${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" \
         bash -c '
           ./build/bin/playchat >/dev/null 2>&1 & pid=$!
           for i in $(seq 100); do xdotool search --name "^playchat$" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -73,7 +73,7 @@ if [ -z "${BENCH_INNER:-}" ]; then
   cols=$(sqlite3 "$REM/data/playchat.db" "SELECT group_concat(name, ', ') FROM pragma_table_info('reminders') WHERE name NOT IN ('id', 'due_at')")
   sqlite3 "$REM/data/playchat.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 999)
     INSERT INTO reminders ($cols, due_at) SELECT $cols, strftime('%Y-%m-%d %H:%M:%S+00:00', due_at, '+' || i || ' minutes') FROM reminders, n"
-  IDLE=$(BENCH_INNER=1 PLAYCHAT_DATA_DIR=$REM/data XDG_DATA_HOME=$REM/xdg/data XDG_CACHE_HOME=$REM/xdg/cache XDG_CONFIG_HOME=$REM/xdg/config dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" \
+  IDLE=$(BENCH_INNER=1 PLAYCHAT_DATA_DIR=$REM/data XDG_DATA_HOME=$REM/xdg/data XDG_CACHE_HOME=$REM/xdg/cache XDG_CONFIG_HOME=$REM/xdg/config dbus-run-session -- xvfb-run -a -n "${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" \
         bash -c '
           ./build/bin/playchat >/dev/null 2>&1 & pid=$!
           sleep 15

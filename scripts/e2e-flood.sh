@@ -18,7 +18,7 @@
 set -euo pipefail
 if [ -z "${E2E_INNER:-}" ]; then
   export E2E_INNER=1
-  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
+  exec dbus-run-session -- xvfb-run -a -n "${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" "$0" "$@"
 fi
 source "$(dirname "$0")/e2e-lib.sh"
 ART=$ROOT/.artifacts/e2e-flood
