@@ -29,7 +29,7 @@ type permBox struct {
 	p  Permissions
 }
 
-func (b *permBox) get() Permissions { b.mu.Lock(); defer b.mu.Unlock(); return b.p }
+func (b *permBox) get() Permissions  { b.mu.Lock(); defer b.mu.Unlock(); return b.p }
 func (b *permBox) set(p Permissions) { b.mu.Lock(); b.p = p; b.mu.Unlock() }
 
 // copyCorpus fills dir with the fixture's documents.
