@@ -38,6 +38,7 @@ var Version = "dev"
 // prints goes through a safeWriter: no control character from stored text
 // reaches the terminal.
 func Run(ctx context.Context, args []string, env Env) int {
+	rawOut := env.Stdout // `playchat mcp` writes protocol frames, not text for a terminal
 	stdout, stderr := newSafeWriter(env.Stdout), newSafeWriter(env.Stderr)
 	defer stdout.Flush()
 	defer stderr.Flush()
@@ -62,6 +63,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = weatherCmd(ctx, args[1:], env)
 	case "discord":
 		err = discordCmd(ctx, args[1:], env)
+	case "mcp":
+		raw := env
+		raw.Stdout = rawOut
+		err = mcpCmd(ctx, args[1:], raw)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -138,6 +143,9 @@ Usage:
                                              tomorrow's JMA forecast and laundry index (洗濯指数);
                                              --from reads a saved forecast document (tomorrow after its report)
   playchat discord run [--debug]             run the Discord bot headless (logs to stderr; stops on SIGTERM)
+  playchat mcp [--allow-write] [--share-notes] [--http 127.0.0.1:PORT]
+                                             serve the knowledge base, chats, memories and learned knowledge to
+                                             other tools over MCP (stdio; --http: streamable HTTP with a token)
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

@@ -142,6 +142,13 @@ type Config struct {
 	WeatherOfficeCode        string // WEATHER_OFFICE_CODE, 6 digits
 	WeatherArea              string // WEATHER_AREA, area name or code, "" = the first
 
+	// Other tools (issue 23).
+	InteropAllowWrite bool   // INTEROP_ALLOW_WRITE: offer write_note and append_learning to MCP clients
+	InteropShareNotes bool   // INTEROP_SHARE_NOTES: offer the notes tools to MCP clients
+	MCPHTTPEnabled    bool   // MCP_HTTP_ENABLED: the window serves MCP over streamable HTTP
+	MCPHTTPPort       int    // MCP_HTTP_PORT, TCP port on 127.0.0.1, 1024–65535
+	MCPHTTPToken      string // MCP_HTTP_TOKEN (secret): the bearer token of the HTTP server
+
 	// Other.
 	Debug    bool       // DEBUG
 	LogLevel slog.Level // LOG_LEVEL
@@ -321,6 +328,16 @@ func (c *Config) set(key, v string) error {
 		c.WeatherOfficeCode = v
 	case "WEATHER_AREA":
 		c.WeatherArea = v
+	case "INTEROP_ALLOW_WRITE":
+		c.InteropAllowWrite, _ = parseBool(v)
+	case "INTEROP_SHARE_NOTES":
+		c.InteropShareNotes, _ = parseBool(v)
+	case "MCP_HTTP_ENABLED":
+		c.MCPHTTPEnabled, _ = parseBool(v)
+	case "MCP_HTTP_PORT":
+		c.MCPHTTPPort = atoi()
+	case "MCP_HTTP_TOKEN":
+		c.MCPHTTPToken = v
 	case "DEBUG":
 		c.Debug, _ = parseBool(v)
 	case "CLOSE_TO_TRAY":

@@ -111,6 +111,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		UILanguage:               "auto",
 		WeatherNotifyHour:        7,
 		WeatherOfficeCode:        "130000",
+		MCPHTTPPort:              8765,
 		DataDir:                  dir,
 	}
 	c.values, c.sources = nil, nil
@@ -140,6 +141,8 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"DISCORD_NOTIFY_CHANNEL_ID": "123456789012345678", "WEATHER_NOTIFY_HOUR": "6", "WEATHER_NOTIFY_MINUTE": "30",
 		"USELESS_TIPS_INTERVAL_HOURS": "4", "REMINDER_MODEL": "openai/gpt-4o", "WEATHER_NOTIFY_MODEL": "ollama/qwen3:8b",
 		"WEATHER_OFFICE_CODE": "270000", "WEATHER_AREA": "大阪府",
+		"INTEROP_ALLOW_WRITE": "on", "INTEROP_SHARE_NOTES": "yes", "MCP_HTTP_ENABLED": "1",
+		"MCP_HTTP_PORT": "9000", "MCP_HTTP_TOKEN": "mcp-token-0123456789",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -167,6 +170,8 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		DiscordNotifyChannelID: "123456789012345678", WeatherNotifyHour: 6, WeatherNotifyMinute: 30,
 		UselessTipsIntervalHours: 4, ReminderModel: "openai/gpt-4o", WeatherNotifyModel: "ollama/qwen3:8b",
 		WeatherOfficeCode: "270000", WeatherArea: "大阪府",
+		InteropAllowWrite: true, InteropShareNotes: true, MCPHTTPEnabled: true,
+		MCPHTTPPort: 9000, MCPHTTPToken: "mcp-token-0123456789",
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -406,8 +411,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 44 {
-		t.Errorf("Keys has %d entries, want 44", len(keys))
+	if len(keys) != 49 {
+		t.Errorf("Keys has %d entries, want 49", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"

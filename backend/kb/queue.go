@@ -82,3 +82,10 @@ func (q *jobQueue) done(rel string) {
 
 // size counts jobs queued, in flight and deferred.
 func (q *jobQueue) size() int { return len(q.pending) + len(q.inflight) + len(q.deferred) }
+
+// has reports whether a job for rel is queued, in flight or deferred.
+func (q *jobQueue) has(rel string) bool {
+	_, p := q.pending[rel]
+	_, d := q.deferred[rel]
+	return p || d || q.inflight[rel]
+}

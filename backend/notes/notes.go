@@ -289,6 +289,14 @@ func (s *Service) Update(ctx context.Context, id, base int64, title, content *st
 	return out.page(), nil
 }
 
+// Append adds text to the end of page id's content, after a line break
+// unless the content is empty or already ends with one, in one transaction
+// (write_note's append mode). A missing page wraps store.ErrNotFound; a
+// result over MaxContentBytes wraps ErrInvalid and nothing is written.
+func (s *Service) Append(ctx context.Context, id int64, text string) (Page, error) {
+	return s.appendContent(ctx, id, text)
+}
+
 // appendContent adds text to the end of page id's content, after a line
 // break unless the content is empty or already ends with one, reading and
 // writing in one transaction so a concurrent edit is not lost.

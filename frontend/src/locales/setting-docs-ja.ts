@@ -46,6 +46,11 @@ const docs: Record<string, string> = {
   DEBUG: '詳細な診断情報（LLM リクエストの完全なトレースなど。秘密情報は伏せられます）。',
   LOG_LEVEL: 'ログファイルに書く最低レベル: debug・info・warn・error。',
   UI_LANGUAGE: 'ウィンドウの表示言語: auto（OS に合わせる）・ja・en。',
+  INTEROP_ALLOW_WRITE: '他のツールに MCP サーバー経由で書き込みツール（write_note・append_learning）を提供します。オフなら読み取りのみです。',
+  INTEROP_SHARE_NOTES: '他のツールに MCP サーバー経由でノートのツール（list_notes・read_note、書き込みを許可していれば write_note）を提供します。',
+  MCP_HTTP_ENABLED: 'ウィンドウを開いている間、MCP サーバーを 127.0.0.1:MCP_HTTP_PORT/mcp（Streamable HTTP）で提供します。MCP_HTTP_TOKEN が必要です。',
+  MCP_HTTP_PORT: 'HTTP 版 MCP サーバーの 127.0.0.1 上の TCP ポート（1024〜65535）。',
+  MCP_HTTP_TOKEN: '他のツールが HTTP 版 MCP サーバーに送るベアラートークン（Authorization: Bearer …）。空ならサーバーは起動しません。',
 }
 
 /**
@@ -97,6 +102,11 @@ export const labels: Record<string, string> = {
   WEATHER_AREA: '予報の地域',
   DEBUG: 'デバッグモード',
   LOG_LEVEL: 'ログの詳しさ',
+  INTEROP_ALLOW_WRITE: '他のツールに書き込みを許可',
+  INTEROP_SHARE_NOTES: 'ノートを他のツールと共有',
+  MCP_HTTP_ENABLED: 'MCP サーバーを HTTP で提供',
+  MCP_HTTP_PORT: 'MCP サーバーのポート',
+  MCP_HTTP_TOKEN: 'MCP サーバーのトークン',
 }
 
 export default docs
