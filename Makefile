@@ -110,6 +110,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-flood.sh
 	$(T) scripts/e2e-crash.sh
 	$(T) scripts/e2e-dbcheck.sh
+	$(T) scripts/e2e-mcp.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -n "$${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing|TestTheHeader' -v .
 
 e2e-lane2: $(E2E_DEPS)
