@@ -74,6 +74,7 @@ func (s *SettingsService) Save(u SettingsUpdate) (SettingsView, error) {
 	}
 	s.app.applyDesktopSettings(c) // START_AT_LOGIN's entry, the tray's language
 	s.app.applyDiscord(c)         // the bot and its posts follow DISCORD_* and the weather keys
+	s.app.applyInterop(c)         // the MCP server over HTTP follows MCP_HTTP_*; its tools, INTEROP_*
 	return s.Get()
 }
 

@@ -528,7 +528,7 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 // first, in the "models" group, and the groups follow Groups().
 func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
 	keys := Keys()
-	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "discord", "advanced"}) {
+	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "discord", "interop", "advanced"}) {
 		t.Fatalf("Groups() = %v", got)
 	}
 	group := map[string]string{}

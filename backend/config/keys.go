@@ -31,12 +31,13 @@ const (
 	GroupKnowledge = "knowledge" // the local knowledge base and learned knowledge in the context
 	GroupWebSearch = "websearch" // the web_search provider, its keys and addresses, reuse of results
 	GroupDiscord   = "discord"   // the optional Discord bot, its scheduled posts and the JMA forecast
+	GroupInterop   = "interop"   // other tools using playchat: the MCP server and the OpenAI-compatible API
 	GroupAdvanced  = "advanced"  // token budgets, tools, the UI language, diagnostics
 )
 
 // Groups lists the Group* constants in display order. The result is a fresh copy.
 func Groups() []string {
-	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupDiscord, GroupAdvanced}
+	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupDiscord, GroupInterop, GroupAdvanced}
 }
 
 // Key describes one configuration key.
@@ -165,15 +166,15 @@ var specs = []spec{
 		Doc: `Area within the office, by name or code (e.g. 東京地方 or 130010); empty uses the office's first area.`}},
 
 	// other tools (issue 23, backend/interop): the MCP server's permissions and its HTTP door
-	{Key: Key{Name: "INTEROP_ALLOW_WRITE", Label: "Allow other tools to write", Default: "false", Group: GroupAdvanced, Kind: KindBool,
+	{Key: Key{Name: "INTEROP_ALLOW_WRITE", Label: "Allow other tools to write", Default: "false", Group: GroupInterop, Kind: KindBool,
 		Doc: `Offer the writing tools (write_note, append_learning) to other tools through the MCP server; off, they can only read.`}},
-	{Key: Key{Name: "INTEROP_SHARE_NOTES", Label: "Share my notes with other tools", Default: "false", Group: GroupAdvanced, Kind: KindBool,
+	{Key: Key{Name: "INTEROP_SHARE_NOTES", Label: "Share my notes with other tools", Default: "false", Group: GroupInterop, Kind: KindBool,
 		Doc: `Offer the notes tools (list_notes, read_note, and write_note when writing is allowed) to other tools through the MCP server.`}},
-	{Key: Key{Name: "MCP_HTTP_ENABLED", Label: "Run the MCP server over HTTP", Default: "false", Group: GroupAdvanced, Kind: KindBool,
+	{Key: Key{Name: "MCP_HTTP_ENABLED", Label: "Run the MCP server over HTTP", Default: "false", Group: GroupInterop, Kind: KindBool,
 		Doc: `While the window is open, serve the MCP server on 127.0.0.1:MCP_HTTP_PORT/mcp (streamable HTTP), with MCP_HTTP_TOKEN required.`}},
-	{Key: Key{Name: "MCP_HTTP_PORT", Label: "MCP server port", Default: "8765", Group: GroupAdvanced, Kind: KindInt,
+	{Key: Key{Name: "MCP_HTTP_PORT", Label: "MCP server port", Default: "8765", Group: GroupInterop, Kind: KindInt,
 		Doc: `TCP port of the MCP server over HTTP on 127.0.0.1 (1024–65535).`}, min: 1024, max: 65535, hasMin: true, hasMax: true},
-	{Key: Key{Name: "MCP_HTTP_TOKEN", Label: "MCP server token", Group: GroupAdvanced, Secret: true, Kind: KindString,
+	{Key: Key{Name: "MCP_HTTP_TOKEN", Label: "MCP server token", Group: GroupInterop, Secret: true, Kind: KindString,
 		Doc: `Bearer token other tools send to the MCP server over HTTP (Authorization: Bearer …); the server does not start without one.`}},
 
 	// advanced
