@@ -142,6 +142,12 @@ type Config struct {
 	WeatherOfficeCode        string // WEATHER_OFFICE_CODE, 6 digits
 	WeatherArea              string // WEATHER_AREA, area name or code, "" = the first
 
+	// The OpenAI-compatible API (issue 23).
+	APIServerEnabled bool   // API_SERVER_ENABLED: the window runs the API
+	APIServerPort    int    // API_SERVER_PORT, TCP port 1024–65535
+	APIServerListen  string // API_SERVER_LISTEN: "" = 127.0.0.1 only, else an IP address for the local network
+	APIServerToken   string // API_SERVER_TOKEN (secret), ≥ 16 characters; "" until one is made
+
 	// Other.
 	Debug    bool       // DEBUG
 	LogLevel slog.Level // LOG_LEVEL
@@ -321,6 +327,14 @@ func (c *Config) set(key, v string) error {
 		c.WeatherOfficeCode = v
 	case "WEATHER_AREA":
 		c.WeatherArea = v
+	case "API_SERVER_ENABLED":
+		c.APIServerEnabled, _ = parseBool(v)
+	case "API_SERVER_PORT":
+		c.APIServerPort = atoi()
+	case "API_SERVER_LISTEN":
+		c.APIServerListen = v
+	case "API_SERVER_TOKEN":
+		c.APIServerToken = v
 	case "DEBUG":
 		c.Debug, _ = parseBool(v)
 	case "CLOSE_TO_TRAY":

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"playchat/backend/apperr"
 )
 
 func writeDotEnv(t *testing.T, dir, content string) {
@@ -111,6 +113,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		UILanguage:               "auto",
 		WeatherNotifyHour:        7,
 		WeatherOfficeCode:        "130000",
+		APIServerPort:            8901,
 		DataDir:                  dir,
 	}
 	c.values, c.sources = nil, nil
@@ -140,6 +143,8 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"DISCORD_NOTIFY_CHANNEL_ID": "123456789012345678", "WEATHER_NOTIFY_HOUR": "6", "WEATHER_NOTIFY_MINUTE": "30",
 		"USELESS_TIPS_INTERVAL_HOURS": "4", "REMINDER_MODEL": "openai/gpt-4o", "WEATHER_NOTIFY_MODEL": "ollama/qwen3:8b",
 		"WEATHER_OFFICE_CODE": "270000", "WEATHER_AREA": "大阪府",
+		"API_SERVER_ENABLED": "on", "API_SERVER_PORT": "18901", "API_SERVER_LISTEN": "0.0.0.0",
+		"API_SERVER_TOKEN": "tok-0123456789abcdef",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -167,6 +172,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		DiscordNotifyChannelID: "123456789012345678", WeatherNotifyHour: 6, WeatherNotifyMinute: 30,
 		UselessTipsIntervalHours: 4, ReminderModel: "openai/gpt-4o", WeatherNotifyModel: "ollama/qwen3:8b",
 		WeatherOfficeCode: "270000", WeatherArea: "大阪府",
+		APIServerEnabled: true, APIServerPort: 18901, APIServerListen: "0.0.0.0", APIServerToken: "tok-0123456789abcdef",
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -399,15 +405,15 @@ func TestKeysTable(t *testing.T) {
 		if k.Doc == "" || strings.Contains(k.Doc, "\n") {
 			t.Errorf("%s: Doc must be one line", k.Name)
 		}
-		if err := ValidateValue(k.Name, k.Default); err != nil {
+		if err := ValidateValue(k.Name, k.Default); err != nil && !(k.Required && k.Default == "") {
 			t.Errorf("%s: default invalid: %v", k.Name, err)
 		}
 		if k.Secret && k.Default != "" {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 44 {
-		t.Errorf("Keys has %d entries, want 44", len(keys))
+	if len(keys) != 48 {
+		t.Errorf("Keys has %d entries, want 48", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
@@ -572,5 +578,32 @@ func TestUILanguageSetting(t *testing.T) {
 	var ve *ValueError
 	if !errors.As(err, &ve) || ve.Key != "UI_LANGUAGE" || !strings.Contains(ve.Reason, "auto, ja, en") {
 		t.Errorf("fr: err = %v", err)
+	}
+}
+
+func TestAPIServerTokenCanBeReplacedButNeverCleared(t *testing.T) {
+	for _, v := range []string{"", "   "} {
+		var ve *ValueError
+		if err := ValidateValue("API_SERVER_TOKEN", v); !errors.As(err, &ve) || ve.ErrorCode() != apperr.ConfigInvalidSecret ||
+			ve.Why == nil || ve.Why.Code != apperr.ConfigReasonRequired {
+			t.Errorf("ValidateValue(API_SERVER_TOKEN, %q) = %v, want a coded required error", v, err)
+		}
+	}
+	if err := ValidateValue("API_SERVER_TOKEN", "short"); err == nil || strings.Contains(err.Error(), "short") {
+		t.Errorf("a 5-character token: err = %v (want refused, value hidden)", err)
+	}
+	if err := ValidateValue("API_SERVER_TOKEN", "0123456789abcdef"); err != nil {
+		t.Errorf("a 16-character token refused: %v", err)
+	}
+	if err := ValidateValue("API_SERVER_TOKEN", "0123456789 abcdef"); err == nil {
+		t.Error("a token with a space was accepted")
+	}
+	for v, ok := range map[string]bool{"": true, "0.0.0.0": true, "192.168.1.20": true, "::": true, "localhost": false, "0.0.0.0:8901": false} {
+		if err := ValidateValue("API_SERVER_LISTEN", v); (err == nil) != ok {
+			t.Errorf("ValidateValue(API_SERVER_LISTEN, %q) = %v, want ok %v", v, err, ok)
+		}
+	}
+	if err := ValidateValue("API_SERVER_PORT", "80"); err == nil {
+		t.Error("port 80 accepted")
 	}
 }
