@@ -246,6 +246,8 @@ const en: typeof ja = {
       tags: 'tags',
       knowledge: 'knowledge',
       tip: 'Discord tip',
+      api: 'API (another tool)',
+      api_turn: 'API (playchat model)',
     },
     title: 'API logs',
     empty: 'No logs',

@@ -245,6 +245,8 @@ export default {
       tags: 'タグ',
       knowledge: 'ナレッジ',
       tip: 'Discord Tips',
+      api: 'API（他のツール）',
+      api_turn: 'API（playchat モデル）',
     },
     title: 'API ログ',
     empty: 'ログはありません',
