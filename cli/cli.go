@@ -62,6 +62,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = weatherCmd(ctx, args[1:], env)
 	case "discord":
 		err = discordCmd(ctx, args[1:], env)
+	case "serve":
+		err = serveCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -138,6 +140,10 @@ Usage:
                                              tomorrow's JMA forecast and laundry index (洗濯指数);
                                              --from reads a saved forecast document (tomorrow after its report)
   playchat discord run [--debug]             run the Discord bot headless (logs to stderr; stops on SIGTERM)
+  playchat serve [--port N] [--listen ADDR] [--print-token]
+                                             an OpenAI-compatible API (/v1/models, /v1/chat/completions) on
+                                             127.0.0.1 (--listen 0.0.0.0 serves the local network); every
+                                             request needs the token (API_SERVER_TOKEN or PLAYCHAT_API_TOKEN)
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

@@ -20,6 +20,8 @@ const (
 	APIOnlyOneChoice Code = "api.onlyOneChoice"
 	// APIBadKBDomain: x_playchat_kb_domain {domain} is not one folder name of the knowledge base's top level.
 	APIBadKBDomain Code = "api.badKbDomain"
+	// APISessionNotFound: x_playchat_session {id} is not a playchat session.
+	APISessionNotFound Code = "api.sessionNotFound"
 	// APINotFound: no endpoint {method} {path}.
 	APINotFound Code = "api.notFound"
 	// APIForbiddenOrigin: a request came from the web page {origin}; pages in a browser may not use the API.
@@ -48,6 +50,7 @@ var apiTemplates = map[Code]string{
 	APILastNotUser:     "a playchat/ model answers the last message, which must be a user message",
 	APIOnlyOneChoice:   "n is {n}: this server answers with one choice (n = 1)",
 	APIBadKBDomain:     "x_playchat_kb_domain {domain} is not a top-level folder of the knowledge base",
+	APISessionNotFound: "x_playchat_session {id} is not a playchat session",
 	APINotFound:        "there is no endpoint {method} {path}",
 	APIForbiddenOrigin: "requests from web pages ({origin}) are not accepted",
 	APIForbiddenHost:   "the host {host} is not this computer: the API on 127.0.0.1 answers only requests addressed to it (use the local-network mode to serve other machines)",

@@ -15,6 +15,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'api.noToken': { template: "the API has no token to require: set API_SERVER_TOKEN in Settings or PLAYCHAT_API_TOKEN in the environment", params: [] },
   'api.notFound': { template: "there is no endpoint {method} {path}", params: ['method', 'path'] },
   'api.onlyOneChoice': { template: "n is {n}: this server answers with one choice (n = 1)", params: ['n'] },
+  'api.sessionNotFound': { template: "x_playchat_session {id} is not a playchat session", params: ['id'] },
   'api.unauthorized': { template: "a valid API token is required: send it as Authorization: Bearer <token> (Settings, API_SERVER_TOKEN or PLAYCHAT_API_TOKEN)", params: [] },
   'app.starting': { template: "playchat is still starting", params: [] },
   'chat.answered': { template: "message {id} has a reply: only a question without an answer can be removed", params: ['id'] },

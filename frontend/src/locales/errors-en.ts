@@ -116,6 +116,7 @@ const errors: typeof ja = {
       lastNotUser: 'A playchat/ model answers the last message, which must be a user message',
       onlyOneChoice: 'n is {n}: this server answers with one choice (n = 1)',
       badKbDomain: 'x_playchat_kb_domain {domain} is not a top-level folder of the knowledge base',
+      sessionNotFound: 'x_playchat_session {id} is not a playchat session',
       notFound: 'There is no endpoint {method} {path}',
       forbiddenOrigin: 'Requests from web pages ({origin}) are not accepted',
       forbiddenHost: 'The host {host} is not this computer: the API on 127.0.0.1 answers only requests addressed to it (use the local-network mode to serve other machines)',

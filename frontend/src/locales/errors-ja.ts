@@ -114,6 +114,7 @@ export default {
       lastNotUser: 'playchat/ のモデルは最後のメッセージに答えます。最後はユーザーのメッセージにしてください',
       onlyOneChoice: 'n が {n} です。このサーバーは 1 つの回答（n = 1）だけを返します',
       badKbDomain: 'x_playchat_kb_domain の {domain} はナレッジベースの最上位フォルダーではありません',
+      sessionNotFound: 'x_playchat_session の {id} は playchat のチャットではありません',
       notFound: '{method} {path} というエンドポイントはありません',
       forbiddenOrigin: 'Web ページ（{origin}）からのリクエストは受け付けません',
       forbiddenHost: 'ホスト {host} はこのコンピューターではありません。127.0.0.1 の API は自分宛てのリクエストにだけ答えます（ほかのマシンに提供するにはローカルネットワークモードを使ってください）',
