@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"playchat/backend/apiserver"
+	"playchat/backend/apperr"
 	"playchat/backend/config"
 	"playchat/backend/core"
 )
@@ -103,7 +104,11 @@ func apiToken(ctx context.Context, c *core.Core, environ []string) (token string
 		}
 		return t, false, nil
 	}
-	return c.EnsureAPIToken(ctx)
+	token, generated, err = c.EnsureAPIToken(ctx)
+	if err != nil {
+		return "", false, apperr.Wrap(apperr.APINoToken, err, nil)
+	}
+	return token, generated, nil
 }
 
 // reloadSettings re-reads the settings every settingsReload until ctx ends
