@@ -11,15 +11,19 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"playchat/backend/apiserver"
 	"playchat/backend/core"
 	"playchat/backend/interop"
 )
 
-// interopState is the window's MCP server over streamable HTTP (issue 23):
-// it runs while MCP_HTTP_ENABLED is on, on 127.0.0.1:MCP_HTTP_PORT.
+// interopState is what the window serves other tools (issue 23): the MCP
+// server over streamable HTTP while MCP_HTTP_ENABLED is on (on
+// 127.0.0.1:MCP_HTTP_PORT) and the OpenAI-compatible API while
+// API_SERVER_ENABLED is on.
 type interopState struct {
 	mu      sync.Mutex
 	serving *interop.Serving
+	api     *apiserver.Runner
 	// closed is set by stopInterop: a startInterop still running then
 	// starts nothing.
 	closed bool
@@ -40,6 +44,7 @@ func (a *App) startInterop(c *core.Core) {
 	closed := a.interop.closed
 	if !closed {
 		a.interop.serving = s
+		a.interop.api = &apiserver.Runner{Log: c.Log}
 	}
 	a.interop.mu.Unlock()
 	if !closed {
@@ -53,16 +58,33 @@ func (a *App) interopServing() *interop.Serving {
 	return a.interop.serving
 }
 
-// applyInterop brings the HTTP server to the saved settings (at start-up
-// and after every save). Switched on without a token, it first generates
-// and saves one: the server never runs without a token. A failure to
-// listen (the port is taken) shows in InteropService.Overview.
+func (a *App) apiRunner() *apiserver.Runner {
+	a.interop.mu.Lock()
+	defer a.interop.mu.Unlock()
+	return a.interop.api
+}
+
+// applyInterop brings the MCP server over HTTP and the API to the saved
+// settings (at start-up and after every save). Switched on without a
+// token, each first generates and saves one: neither ever runs without a
+// token. A failure to listen (the port is taken) shows in
+// InteropService.Overview.
 func (a *App) applyInterop(c *core.Core) {
-	s := a.interopServing()
-	if s == nil {
+	s, api := a.interopServing(), a.apiRunner()
+	if s == nil || api == nil {
 		return
 	}
 	cfg := c.Config()
+	if cfg.APIServerEnabled {
+		if _, _, err := c.EnsureAPIToken(context.Background()); err != nil {
+			c.Log.Warn("API: saving a new token failed", "err", err)
+		}
+	}
+	if err := api.Apply(cfg.APIServerEnabled, cfg.APIServerListen, cfg.APIServerPort, func(lan bool) (*apiserver.Server, error) {
+		return c.APIServer(core.APIServerOptions{Token: func() string { return c.Config().APIServerToken }, AnyHost: lan}), nil
+	}); err != nil {
+		c.Log.Warn("the OpenAI-compatible API", "err", err)
+	}
 	if cfg.MCPHTTPEnabled && cfg.MCPHTTPToken == "" {
 		if _, err := a.saveNewMCPToken(c); err != nil {
 			c.Log.Warn("MCP: saving a new token failed", "err", err)
@@ -86,10 +108,13 @@ func (a *App) saveNewMCPToken(c *core.Core) (string, error) {
 func (a *App) stopInterop() {
 	a.interop.mu.Lock()
 	a.interop.closed = true
-	s := a.interop.serving
+	s, api := a.interop.serving, a.interop.api
 	a.interop.mu.Unlock()
 	if s != nil {
 		s.Close()
+	}
+	if api != nil {
+		api.Close() // running API turns are cancelled and store their partial replies
 	}
 }
 
@@ -115,6 +140,12 @@ type InteropOverview struct {
 	Binary string `json:"binary"`
 	// Configs are the ready-to-copy configurations (interop.ClientConfigs).
 	Configs []interop.ClientConfig `json:"configs"`
+	// API is the OpenAI-compatible API's state; APIEnabled is
+	// API_SERVER_ENABLED and APIToken API_SERVER_TOKEN in full ("" until
+	// one is made).
+	API        apiserver.RunnerStatus `json:"api"`
+	APIEnabled bool                   `json:"apiEnabled"`
+	APIToken   string                 `json:"apiToken"`
 }
 
 // Overview returns the section's state.
@@ -130,14 +161,19 @@ func (s *InteropService) Overview() (InteropOverview, error) {
 	if sv := s.app.interopServing(); sv != nil {
 		o.HTTP = sv.Status()
 	}
+	if r := s.app.apiRunner(); r != nil {
+		o.API = r.Status()
+	}
+	o.APIEnabled, o.APIToken = cfg.APIServerEnabled, cfg.APIServerToken
 	o.Configs = interop.ClientConfigs(interop.ClientConfigOptions{Binary: bin, GOOS: runtime.GOOS,
-		AllowWrite: cfg.InteropAllowWrite, HTTPURL: o.HTTP.URL, Token: cfg.MCPHTTPToken})
+		AllowWrite: cfg.InteropAllowWrite, HTTPURL: o.HTTP.URL, Token: cfg.MCPHTTPToken,
+		APIURL: o.API.URL, APIToken: cfg.APIServerToken, APILAN: o.API.LAN, Model: cfg.DefaultModel})
 	return o, nil
 }
 
-// RotateToken saves a new MCP_HTTP_TOKEN and applies it: sessions opened
-// with the old token end, and the other tools need the new one.
-func (s *InteropService) RotateToken() (InteropOverview, error) {
+// RotateMCPToken saves a new MCP_HTTP_TOKEN and applies it: sessions
+// opened with the old token end, and the other tools need the new one.
+func (s *InteropService) RotateMCPToken() (InteropOverview, error) {
 	c, err := s.app.backend()
 	if err != nil {
 		return InteropOverview{}, err
@@ -149,18 +185,65 @@ func (s *InteropService) RotateToken() (InteropOverview, error) {
 	return s.Overview()
 }
 
+// RotateAPIToken saves a new API_SERVER_TOKEN; the API refuses the old one
+// from its next request on.
+func (s *InteropService) RotateAPIToken() (InteropOverview, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return InteropOverview{}, err
+	}
+	tok, err := interop.NewToken()
+	if err != nil {
+		return InteropOverview{}, err
+	}
+	if err := c.SaveSettings(context.Background(), map[string]string{"API_SERVER_TOKEN": "pc-" + tok}, nil); err != nil {
+		return InteropOverview{}, err
+	}
+	return s.Overview()
+}
+
+// InteropTest is what Test saw.
+type InteropTest struct {
+	// MCP holds one result per MCP transport tried (stdio, and http while
+	// it runs).
+	MCP []interop.ProbeResult `json:"mcp"`
+	// APIModels is how many models GET /v1/models listed, -1 when the API
+	// does not run; APIMillis how long it took, in milliseconds.
+	APIModels int   `json:"apiModels"`
+	APIMillis int64 `json:"apiMillis"`
+}
+
 // probeTimeout bounds Test: a server that does not answer within it failed.
 const probeTimeout = 20 * time.Second
 
 // Test runs one call the way another tool would: it starts this binary's
 // `playchat mcp` over stdio (as Claude Desktop's configuration does) and,
-// while the HTTP server runs, connects to it with the token too. Errors:
-// the first transport that failed, with why.
-func (s *InteropService) Test() ([]interop.ProbeResult, error) {
+// while they run, connects to the MCP server over HTTP and lists the API's
+// models, each with its token. Errors: the first that failed, with why.
+func (s *InteropService) Test() (InteropTest, error) {
 	c, err := s.app.backend()
 	if err != nil {
-		return nil, err
+		return InteropTest{}, err
 	}
+	mcps, err := s.testMCP(c)
+	if err != nil {
+		return InteropTest{}, err
+	}
+	out := InteropTest{MCP: mcps, APIModels: -1}
+	if r := s.app.apiRunner(); r != nil && r.Status().Running {
+		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		defer cancel()
+		start := time.Now()
+		n, err := apiserver.ProbeModels(ctx, r.Status().URL, c.Config().APIServerToken)
+		if err != nil {
+			return InteropTest{}, fmt.Errorf("the OpenAI-compatible API: %w", err)
+		}
+		out.APIModels, out.APIMillis = n, time.Since(start).Milliseconds()
+	}
+	return out, nil
+}
+
+func (s *InteropService) testMCP(c *core.Core) ([]interop.ProbeResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, executable(), "mcp")

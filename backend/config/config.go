@@ -148,6 +148,11 @@ type Config struct {
 	MCPHTTPEnabled    bool   // MCP_HTTP_ENABLED: the window serves MCP over streamable HTTP
 	MCPHTTPPort       int    // MCP_HTTP_PORT, TCP port on 127.0.0.1, 1024–65535
 	MCPHTTPToken      string // MCP_HTTP_TOKEN (secret): the bearer token of the HTTP server
+	// The OpenAI-compatible API (issue 23).
+	APIServerEnabled bool   // API_SERVER_ENABLED: the window runs the API
+	APIServerPort    int    // API_SERVER_PORT, TCP port 1024–65535
+	APIServerListen  string // API_SERVER_LISTEN: "" = 127.0.0.1 only, else an IP address for the local network
+	APIServerToken   string // API_SERVER_TOKEN (secret), ≥ 16 characters; "" until one is made
 
 	// Other.
 	Debug    bool       // DEBUG
@@ -338,6 +343,14 @@ func (c *Config) set(key, v string) error {
 		c.MCPHTTPPort = atoi()
 	case "MCP_HTTP_TOKEN":
 		c.MCPHTTPToken = v
+	case "API_SERVER_ENABLED":
+		c.APIServerEnabled, _ = parseBool(v)
+	case "API_SERVER_PORT":
+		c.APIServerPort = atoi()
+	case "API_SERVER_LISTEN":
+		c.APIServerListen = v
+	case "API_SERVER_TOKEN":
+		c.APIServerToken = v
 	case "DEBUG":
 		c.Debug, _ = parseBool(v)
 	case "CLOSE_TO_TRAY":

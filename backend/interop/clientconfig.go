@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // ClientConfig is one ready-to-copy configuration that lets another tool
 // use playchat's MCP server (Settings → Use from other tools).
 type ClientConfig struct {
 	// Client names the tool: "claude-desktop", "vscode", "cursor",
-	// "claude-code", "vscode-http" or "open-webui".
+	// "claude-code", "vscode-http", "open-webui" (MCP), "open-webui-api",
+	// "openai-python" or "openai-js" (the OpenAI-compatible API).
 	Client string `json:"client"`
 	// File is where the text goes (a path with ~ or %APPDATA% for the
 	// user's folders), or "" when it is typed somewhere else.
@@ -37,6 +39,15 @@ type ClientConfigOptions struct {
 	// while the window runs it; without a URL the HTTP configurations are
 	// left out.
 	HTTPURL, Token string
+	// APIURL and APIToken are the OpenAI-compatible API's base URL
+	// (".../v1") and token while the window runs it (without a URL its
+	// configurations are left out); APILAN is its local-network mode, in
+	// which Open WebUI in Docker reaches it as host.docker.internal.
+	APIURL, APIToken string
+	APILAN           bool
+	// Model is the model the SDK examples ask for (DEFAULT_MODEL; its
+	// playchat/ alias answers with playchat's context).
+	Model string
 }
 
 // ClientConfigs returns the configurations for Claude Desktop, VS Code
@@ -76,7 +87,36 @@ func ClientConfigs(o ClientConfigOptions) []ClientConfig {
 			ClientConfig{Client: "open-webui", Text: fmt.Sprintf("Type: MCP (Streamable HTTP)\nURL: %s\nAuth: Bearer\nKey: %s", o.HTTPURL, o.Token)},
 		)
 	}
+	if o.APIURL != "" {
+		out = append(out, apiConfigs(o)...)
+	}
 	return out
+}
+
+// apiConfigs are the OpenAI-compatible API's: Open WebUI's connection
+// (Settings → Connections → OpenAI API) and the official SDKs.
+func apiConfigs(o ClientConfigOptions) []ClientConfig {
+	model := "playchat/" + o.Model
+	if o.Model == "" {
+		model = "playchat/openai/gpt-4o-mini"
+	}
+	webui := fmt.Sprintf("URL: %s\nKey: %s", o.APIURL, o.APIToken)
+	if o.APILAN {
+		if i := strings.LastIndex(o.APIURL, ":"); i > 0 {
+			webui = fmt.Sprintf("URL (Open WebUI in Docker): http://host.docker.internal%s\nKey: %s", o.APIURL[i:], o.APIToken)
+		}
+	}
+	py := fmt.Sprintf("from openai import OpenAI\n\nclient = OpenAI(base_url=%q, api_key=%q)\n"+
+		"r = client.chat.completions.create(model=%q, messages=[{\"role\": \"user\", \"content\": \"こんにちは\"}])\n"+
+		"print(r.choices[0].message.content)", o.APIURL, o.APIToken, model)
+	js := fmt.Sprintf("import OpenAI from 'openai'\n\nconst client = new OpenAI({ baseURL: '%s', apiKey: '%s' })\n"+
+		"const r = await client.chat.completions.create({ model: '%s', messages: [{ role: 'user', content: 'こんにちは' }] })\n"+
+		"console.log(r.choices[0].message.content)", o.APIURL, o.APIToken, model)
+	return []ClientConfig{
+		{Client: "open-webui-api", Text: webui},
+		{Client: "openai-python", Text: py},
+		{Client: "openai-js", Text: js},
+	}
 }
 
 // jsonText is v as indented JSON, without HTML escaping (a path's "&" or
@@ -91,7 +131,7 @@ func jsonText(v any) string {
 }
 
 // shellWord quotes s for the user's shell: double quotes on Windows, single
-// quotes (with ' as '\'') elsewhere, nothing when it needs none.
+// quotes (with ' as '\”) elsewhere, nothing when it needs none.
 func shellWord(s, goos string) string {
 	plain := s != ""
 	for _, r := range s {

@@ -185,6 +185,17 @@ func TestClientConfigsAreValidJSONWithTheBinaryEscaped(t *testing.T) {
 			t.Fatalf("Claude Code: %s", seen["claude-code"].Text)
 		}
 	}
+	api := ClientConfigs(ClientConfigOptions{Binary: "/usr/bin/playchat", GOOS: "linux",
+		APIURL: "http://0.0.0.0:8901/v1", APIToken: "pc-tok", APILAN: true, Model: "ollama/qwen3:8b"})
+	byName := map[string]string{}
+	for _, c := range api {
+		byName[c.Client] = c.Text
+	}
+	if !strings.Contains(byName["open-webui-api"], "http://host.docker.internal:8901/v1") ||
+		!strings.Contains(byName["openai-python"], `model="playchat/ollama/qwen3:8b"`) ||
+		!strings.Contains(byName["openai-js"], "apiKey: 'pc-tok'") {
+		t.Fatalf("the API's configs: %+v", byName)
+	}
 	if got := ClientConfigs(ClientConfigOptions{Binary: "/usr/bin/playchat", GOOS: "linux"}); len(got) != 4 {
 		t.Fatalf("without the HTTP server: %d configs, want the 4 stdio ones", len(got))
 	}
