@@ -37,6 +37,8 @@ func (a *App) startInterop(c *core.Core) {
 		c.Log.Warn("MCP: the tool layer did not start", "err", err)
 		return
 	}
+	// New memories become learned documents too while MEMORY_MIRROR_LEARNED is on.
+	c.Summarizer.SetOnArchive(svc.MirrorMemories(func() bool { return c.Config().MemoryMirrorLearned }))
 	s := interop.NewServing(func() *interop.MCP {
 		return interop.NewMCP(svc, interop.MCPOptions{Version: Version, Log: c.Log})
 	}, c.Log)

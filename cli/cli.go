@@ -18,6 +18,7 @@ import (
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/core"
+	"playchat/backend/interop"
 	"playchat/backend/redact"
 )
 
@@ -245,7 +246,16 @@ func openCore(ctx context.Context, env Env) (*core.Core, error) {
 		c.Close()
 		return nil, &ConfigError{Err: cerr, DotEnv: filepath.Join(dir, config.DotEnvFile)}
 	}
+	mirrorMemories(c)
 	return c, nil
+}
+
+// mirrorMemories writes new memories as learned documents while
+// MEMORY_MIRROR_LEARNED is on (interop.Service.MirrorMemories).
+func mirrorMemories(c *core.Core) {
+	if svc, err := interop.FromCore(c, nil, nil, nil); err == nil {
+		c.Summarizer.SetOnArchive(svc.MirrorMemories(func() bool { return c.Config().MemoryMirrorLearned }))
+	}
 }
 
 // ConfigError stops a command whose configuration has invalid values. Err

@@ -106,6 +106,7 @@ type Config struct {
 	SummarizeThreshold       int  // MEMORY_SUMMARIZE_THRESHOLD, messages, ≥ 4
 	SessionNotesContentLimit int  // SESSION_NOTES_CONTENT_LIMIT, characters per pinned page, ≥ 1
 	AutoTags                 bool // AUTO_TAGS: tag new messages and memories in the background
+	MemoryMirrorLearned      bool // MEMORY_MIRROR_LEARNED: write new memories as learned documents too (issue 23)
 
 	// Knowledge.
 	KnowledgeContextLimit int     // KNOWLEDGE_CONTEXT_LIMIT, entries, ≥ 0
@@ -285,6 +286,8 @@ func (c *Config) set(key, v string) error {
 		c.SessionNotesContentLimit = atoi()
 	case "AUTO_TAGS":
 		c.AutoTags, _ = parseBool(v)
+	case "MEMORY_MIRROR_LEARNED":
+		c.MemoryMirrorLearned, _ = parseBool(v)
 	case "KNOWLEDGE_CONTEXT_LIMIT":
 		c.KnowledgeContextLimit = atoi()
 	case "LOCAL_KB_TOP_K":

@@ -147,7 +147,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"INTEROP_ALLOW_WRITE": "on", "INTEROP_SHARE_NOTES": "yes", "MCP_HTTP_ENABLED": "1",
 		"MCP_HTTP_PORT": "9000", "MCP_HTTP_TOKEN": "mcp-token-0123456789",
 		"API_SERVER_ENABLED": "on", "API_SERVER_PORT": "18901", "API_SERVER_LISTEN": "0.0.0.0",
-		"API_SERVER_TOKEN": "tok-0123456789abcdef",
+		"API_SERVER_TOKEN": "tok-0123456789abcdef", "MEMORY_MIRROR_LEARNED": "on",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -178,6 +178,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		InteropAllowWrite: true, InteropShareNotes: true, MCPHTTPEnabled: true,
 		MCPHTTPPort: 9000, MCPHTTPToken: "mcp-token-0123456789",
 		APIServerEnabled: true, APIServerPort: 18901, APIServerListen: "0.0.0.0", APIServerToken: "tok-0123456789abcdef",
+		MemoryMirrorLearned: true,
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -417,8 +418,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 53 {
-		t.Errorf("Keys has %d entries, want 53", len(keys))
+	if len(keys) != 54 {
+		t.Errorf("Keys has %d entries, want 54", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"

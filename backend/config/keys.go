@@ -119,6 +119,8 @@ var specs = []spec{
 		Doc: `Characters of each pinned note page included in the context (≥ 1).`}, 1),
 	{Key: Key{Name: "AUTO_TAGS", Label: "Tag messages automatically", Default: "true", Group: GroupMemory, Kind: KindBool,
 		Doc: `After each reply, give every new message and memory three short tags (shown under the message, searchable as #tag, used by the Discord tips); costs one small model request per message, with the summary model.`}},
+	{Key: Key{Name: "MEMORY_MIRROR_LEARNED", Label: "Mirror memories into the knowledge base", Default: "false", Group: GroupMemory, Kind: KindBool,
+		Doc: `Also write each new long-term memory as a learned document in the knowledge base (_learned/memory/, with the summarised messages in its provenance), so other tools and every chat can find it; a failed write never fails the summary.`}},
 
 	// knowledge base
 	{Key: Key{Name: "KNOWLEDGE_BASE_DIR", Label: "Knowledge base folder", Group: GroupKnowledge, Kind: KindString,

@@ -50,6 +50,7 @@ const docs: Record<string, string> = {
   DEBUG: '詳細な診断情報（LLM リクエストの完全なトレースなど。秘密情報は伏せられます）。',
   LOG_LEVEL: 'ログファイルに書く最低レベル: debug・info・warn・error。',
   UI_LANGUAGE: 'ウィンドウの表示言語: auto（OS に合わせる）・ja・en。',
+  MEMORY_MIRROR_LEARNED: '新しい長期メモリを学習文書としてナレッジベース（_learned/memory/）にも書きます。要約したメッセージは出典に記録され、他のツールやどのチャットからも見つかります。書けなくても要約は失敗しません。',
   INTEROP_ALLOW_WRITE: '他のツールに MCP サーバー経由で書き込みツール（write_note・append_learning）を提供します。オフなら読み取りのみです。',
   INTEROP_SHARE_NOTES: '他のツールに MCP サーバー経由でノートのツール（list_notes・read_note、書き込みを許可していれば write_note）を提供します。',
   MCP_HTTP_ENABLED: 'ウィンドウを開いている間、MCP サーバーを 127.0.0.1:MCP_HTTP_PORT/mcp（Streamable HTTP）で提供します。MCP_HTTP_TOKEN が必要です。',
@@ -115,6 +116,7 @@ export const labels: Record<string, string> = {
   MCP_HTTP_ENABLED: 'MCP サーバーを HTTP で提供',
   MCP_HTTP_PORT: 'MCP サーバーのポート',
   MCP_HTTP_TOKEN: 'MCP サーバーのトークン',
+  MEMORY_MIRROR_LEARNED: 'メモリをナレッジベースにも書く',
 }
 
 export default docs
