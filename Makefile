@@ -89,7 +89,9 @@ e2e-tools: fakellm
 ## flow, notes, versions and search, rich replies, real drops onto the
 ## window, rendered payloads that must load nothing, web search, reminders
 ## with the tray, the Discord bot, floods of chunks, kill -9 mid-reply,
-## damaged and newer databases, recovered panics and the header self-tests.
+## damaged and newer databases, playchat mcp with the TypeScript MCP SDK,
+## playchat serve with the openai npm package, recovered panics and the
+## header self-tests.
 ## Lane 2 (e2e-lane2, displays from :150): 1 MiB replies opened, shown whole
 ## and left, and a 200-turn soak.
 e2e: build e2e-tools
@@ -111,6 +113,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-crash.sh
 	$(T) scripts/e2e-dbcheck.sh
 	$(T) scripts/e2e-mcp.sh
+	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) FAKELLM_BIN=$(CURDIR)/build/bin/fakellm scripts/e2e-api.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -n "$${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing|TestTheHeader' -v .
 
 e2e-lane2: $(E2E_DEPS)

@@ -43,6 +43,8 @@ type App struct {
 	desk desktop
 	// disc is the optional Discord bot and its posts (discord_service.go).
 	disc discordState
+	// interop is the MCP server over HTTP for other tools (interop_service.go).
+	interop interopState
 
 	// trim returns unused memory, in this process and the web process,
 	// once the window has gone quiet (idle_trim.go); each release the web
@@ -123,6 +125,8 @@ func (a *App) Startup(ctx context.Context) {
 	a.startTagging(ctx, c)
 	// The tray icon and start-at-login (tray.go), off the start-up path.
 	go a.startDesktop(ctx, c)
+	// The MCP server over HTTP, when switched on (interop_service.go).
+	go a.startInterop(c)
 }
 
 func (a *App) setStartErr(err error) {
@@ -172,6 +176,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	a.mu.Unlock()
 	a.stopDiscord() // first: its running turns store their replies before the core closes
 	a.trim.stop()
+	a.stopInterop() // its sessions end before the core they read closes
 	if c != nil {
 		c.Close()
 	}
@@ -182,7 +187,8 @@ func (a *App) Shutdown(ctx context.Context) {
 func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
-		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a}}
+		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a},
+		&InteropService{a}}
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running

@@ -20,7 +20,10 @@ type KBNode struct {
 	// ErrorInfo is Error with its code and params; nil when it has no code.
 	ErrorInfo *apperr.Info `json:"errorInfo,omitempty"`
 	// Count is the number of documents in a folder, at any depth.
-	Count    int      `json:"count"`
+	Count int `json:"count"`
+	// Learned is true for a document (or folder) below _learned/: what
+	// another tool wrote through append_learning (issue 23).
+	Learned  bool     `json:"learned"`
 	Children []KBNode `json:"children"`
 }
 
@@ -31,6 +34,9 @@ type KBDoc struct {
 	Content string `json:"content"`
 	Size    int64  `json:"size"`
 	ModTime string `json:"modTime"`
+	// Learned is the provenance of a learned document (below _learned/,
+	// written by append_learning), nil for every other document.
+	Learned *kb.LearnedInfo `json:"learned,omitempty"`
 }
 
 // KBHit is one search result; Excerpt marks matched terms «like this».
@@ -85,7 +91,7 @@ func (s *KBService) Tree(dir string) (KBNode, error) {
 
 func toKBNode(n kb.Node) KBNode {
 	return KBNode{Name: n.Name, Path: n.Path, Dir: n.Dir, Title: n.Title, Size: n.Size, Error: n.Error, ErrorInfo: n.ErrorInfo,
-		Count: n.Count, Children: []KBNode{}}
+		Count: n.Count, Learned: n.Path == kb.LearnedDir || kb.IsLearnedPath(n.Path), Children: []KBNode{}}
 }
 
 // Read returns one document's Markdown. Paths that leave the knowledge
@@ -99,7 +105,13 @@ func (s *KBService) Read(path string) (KBDoc, error) {
 	if err != nil {
 		return KBDoc{}, err
 	}
-	return KBDoc{Path: d.Path, Title: d.Title, Content: d.Content, Size: d.Size, ModTime: ts(d.ModTime)}, nil
+	doc := KBDoc{Path: d.Path, Title: d.Title, Content: d.Content, Size: d.Size, ModTime: ts(d.ModTime)}
+	if kb.IsLearnedPath(d.Path) {
+		if info, err := c.KB.Learned(context.Background(), d.Path); err == nil {
+			doc.Learned = &info
+		}
+	}
+	return doc, nil
 }
 
 // Search runs the same retrieval the chat uses (BM25, fused with

@@ -3,14 +3,11 @@ package app
 import (
 	"context"
 	"errors"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"playchat/backend/apperr"
 	"playchat/backend/config"
-	"playchat/backend/llm"
 	"playchat/backend/redact"
 )
 
@@ -74,6 +71,7 @@ func (s *SettingsService) Save(u SettingsUpdate) (SettingsView, error) {
 	}
 	s.app.applyDesktopSettings(c) // START_AT_LOGIN's entry, the tray's language
 	s.app.applyDiscord(c)         // the bot and its posts follow DISCORD_* and the weather keys
+	s.app.applyInterop(c)         // the MCP server over HTTP follows MCP_HTTP_*; its tools, INTEROP_*
 	return s.Get()
 }
 
@@ -90,46 +88,14 @@ func (s *ModelService) Options() (ModelOptions, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	cfg := c.Config()
-	presets, err := c.DB.ListPresets(ctx)
+	ms, err := c.Models(ctx)
 	if err != nil {
 		return ModelOptions{}, err
 	}
-	out := ModelOptions{DefaultModel: cfg.DefaultModel, Presets: make([]ModelPreset, len(presets))}
-	for i, p := range presets {
+	out := ModelOptions{DefaultModel: ms.DefaultModel, Presets: make([]ModelPreset, len(ms.Presets)), Discovered: ms.Discovered}
+	for i, p := range ms.Presets {
 		out.Presets[i] = toPreset(p)
 	}
-	var providers []string
-	if cfg.OpenAIKey != "" || cfg.OpenAIBaseURL != "" {
-		providers = append(providers, llm.ProviderOpenAI)
-	}
-	if cfg.AnthropicKey != "" {
-		providers = append(providers, llm.ProviderAnthropic)
-	}
-	if cfg.OpenRouterKey != "" {
-		providers = append(providers, llm.ProviderOpenRouter)
-	}
-	// Local servers are asked whether or not they are configured: a first
-	// run with Ollama or LM Studio running offers their models at once.
-	providers = append(providers, llm.ProviderOllama, llm.ProviderLMStudio)
-
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, p := range providers {
-		wg.Add(1)
-		c.Guard.Go("models.list", func() {
-			defer wg.Done()
-			ms, err := c.LLM.ListModels(ctx, p)
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			out.Discovered = append(out.Discovered, ms...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	sort.Strings(out.Discovered)
 	out.Configured = out.DefaultModel != "" || len(out.Presets) > 0
 	return out, nil
 }

@@ -18,6 +18,7 @@ import (
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/core"
+	"playchat/backend/interop"
 	"playchat/backend/redact"
 )
 
@@ -67,6 +68,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		raw := env
 		raw.Stdout = rawOut
 		err = mcpCmd(ctx, args[1:], raw)
+	case "serve":
+		err = serveCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -146,6 +149,10 @@ Usage:
   playchat mcp [--allow-write] [--share-notes] [--http 127.0.0.1:PORT]
                                              serve the knowledge base, chats, memories and learned knowledge to
                                              other tools over MCP (stdio; --http: streamable HTTP with a token)
+  playchat serve [--port N] [--listen ADDR] [--print-token]
+                                             an OpenAI-compatible API (/v1/models, /v1/chat/completions) on
+                                             127.0.0.1 (--listen 0.0.0.0 serves the local network); every
+                                             request needs the token (API_SERVER_TOKEN or PLAYCHAT_API_TOKEN)
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the
@@ -239,7 +246,16 @@ func openCore(ctx context.Context, env Env) (*core.Core, error) {
 		c.Close()
 		return nil, &ConfigError{Err: cerr, DotEnv: filepath.Join(dir, config.DotEnvFile)}
 	}
+	mirrorMemories(c)
 	return c, nil
+}
+
+// mirrorMemories writes new memories as learned documents while
+// MEMORY_MIRROR_LEARNED is on (interop.Service.MirrorMemories).
+func mirrorMemories(c *core.Core) {
+	if svc, err := interop.FromCore(c, nil, nil, nil); err == nil {
+		c.Summarizer.SetOnArchive(svc.MirrorMemories(func() bool { return c.Config().MemoryMirrorLearned }))
+	}
 }
 
 // ConfigError stops a command whose configuration has invalid values. Err

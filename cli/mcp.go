@@ -168,7 +168,7 @@ func lookupEnv(environ []string, key string) string {
 			v = val
 		}
 	}
-	return v
+	return strings.TrimSpace(v)
 }
 
 type nopWriteCloser struct{ io.Writer }

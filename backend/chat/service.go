@@ -148,6 +148,13 @@ type TurnRequest struct {
 	// forecast for a Discord weather question): appended to the base system
 	// prompt of every request of the turn, never stored, never cut.
 	ExtraSystem []string
+	// Purpose is recorded in api_logs for the turn's LLM calls (""
+	// = llm.PurposeTurn); the OpenAI-compatible API marks its turns with
+	// its own.
+	Purpose string
+	// KBDomain limits the knowledge-base layer to one top-level folder
+	// (layer.Query.KBDomain); "" uses the whole knowledge base.
+	KBDomain string
 }
 
 // Turn is one running (or finished) turn.
@@ -167,8 +174,12 @@ type Turn struct {
 	// extraSystem is TurnRequest.ExtraSystem (only for turns Start began).
 	extraSystem []string
 	// writer stores the reply while it streams (progress.go); set when the
-	// turn starts running.
+	// turn starts running. nil for an Answer, which stores nothing.
 	writer *replyWriter
+	// purpose and kbDomain are TurnRequest.Purpose and KBDomain.
+	purpose, kbDomain string
+	// noTools offers the turn no tools (an Answer: tools write).
+	noTools bool
 }
 
 // Result is how a turn ended.
@@ -179,6 +190,13 @@ type Result struct {
 	Err error
 	// Stopped is true when Stop ended the turn.
 	Stopped bool
+	// Context is what the context of the turn's first request held (zero
+	// when the turn failed before it was built): the API names the
+	// knowledge-base documents in it.
+	Context ContextReport
+	// FinishReason is the provider's finish_reason of the last request
+	// ("stop", "length", …; "" when it sent none).
+	FinishReason string
 }
 
 // Wait blocks until the turn has ended and returns its result.
@@ -252,7 +270,8 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 
 	return s.launch(req.TurnID, sess.ID, model, user, newSession, set, em,
 		func(t *Turn) { t.requester = req.Requester },
-		func(t *Turn) { t.extraSystem = req.ExtraSystem })
+		func(t *Turn) { t.extraSystem = req.ExtraSystem },
+		func(t *Turn) { t.purpose, t.kbDomain = req.Purpose, req.KBDomain })
 }
 
 // launch registers the turn answering user (a stored user message, the end

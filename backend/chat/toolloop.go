@@ -47,6 +47,8 @@ type reply struct {
 	requests                       int
 	// sources are the pages the turn's tools cited, in order, each URL once.
 	sources []event.Source
+	// finishReason is the last request's finish_reason.
+	finishReason string
 }
 
 // streamReply streams the reply with the tools attached and runs the tool
@@ -66,7 +68,11 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 	if maxRounds <= 0 {
 		maxRounds = DefaultToolMaxRounds
 	}
-	toolsOn := s.tools != nil && s.tools.Len() > 0 && !s.isToolless(t.Model)
+	toolsOn := !t.noTools && s.tools != nil && s.tools.Len() > 0 && !s.isToolless(t.Model)
+	purpose := t.purpose
+	if purpose == "" {
+		purpose = llm.PurposeTurn
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	capped := &replyCap{left: MaxMessageBytes, stop: func() { cancel(replyTooLong()) }}
@@ -78,7 +84,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 	}
 	for round := 0; ; round++ {
 		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
-			Purpose: llm.PurposeTurn}
+			Purpose: purpose}
 		if toolsOn && round < maxRounds {
 			if defs := s.toolDefs(t.requester != nil); len(defs) > 0 {
 				req.Tools = defs
@@ -101,6 +107,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 			}
 		}
 		r.text.WriteString(res.Text)
+		r.finishReason = res.FinishReason
 		r.promptTokens += res.PromptTokens
 		r.completionTokens += res.CompletionTokens
 		if capped.reached {

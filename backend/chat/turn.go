@@ -43,7 +43,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	}
 	counter := s.counts.wrap(counterFor(t.Model))
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil}
+	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil, KBDomain: t.kbDomain}
 	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem),
 		s.toolTokens(counter, t.Model, t.requester != nil), s.layers, q, history)
 	if err != nil {
@@ -99,7 +99,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		s.fail(t, em, serr, "")
 		return
 	}
-	t.result = Result{Reply: reply, Stopped: stopped}
+	t.result = Result{Reply: reply, Stopped: stopped, Context: built.Report, FinishReason: r.finishReason}
 	s.log.Info("turn ended", "session", t.SessionID, "model", t.Model, "status", reply.Status,
 		"ms", s.clock().Sub(started).Milliseconds())
 

@@ -106,6 +106,7 @@ type Config struct {
 	SummarizeThreshold       int  // MEMORY_SUMMARIZE_THRESHOLD, messages, ≥ 4
 	SessionNotesContentLimit int  // SESSION_NOTES_CONTENT_LIMIT, characters per pinned page, ≥ 1
 	AutoTags                 bool // AUTO_TAGS: tag new messages and memories in the background
+	MemoryMirrorLearned      bool // MEMORY_MIRROR_LEARNED: write new memories as learned documents too (issue 23)
 
 	// Knowledge.
 	KnowledgeContextLimit int     // KNOWLEDGE_CONTEXT_LIMIT, entries, ≥ 0
@@ -148,6 +149,11 @@ type Config struct {
 	MCPHTTPEnabled    bool   // MCP_HTTP_ENABLED: the window serves MCP over streamable HTTP
 	MCPHTTPPort       int    // MCP_HTTP_PORT, TCP port on 127.0.0.1, 1024–65535
 	MCPHTTPToken      string // MCP_HTTP_TOKEN (secret): the bearer token of the HTTP server
+	// The OpenAI-compatible API (issue 23).
+	APIServerEnabled bool   // API_SERVER_ENABLED: the window runs the API
+	APIServerPort    int    // API_SERVER_PORT, TCP port 1024–65535
+	APIServerListen  string // API_SERVER_LISTEN: "" = 127.0.0.1 only, else an IP address for the local network
+	APIServerToken   string // API_SERVER_TOKEN (secret), ≥ 16 characters; "" until one is made
 
 	// Other.
 	Debug    bool       // DEBUG
@@ -280,6 +286,8 @@ func (c *Config) set(key, v string) error {
 		c.SessionNotesContentLimit = atoi()
 	case "AUTO_TAGS":
 		c.AutoTags, _ = parseBool(v)
+	case "MEMORY_MIRROR_LEARNED":
+		c.MemoryMirrorLearned, _ = parseBool(v)
 	case "KNOWLEDGE_CONTEXT_LIMIT":
 		c.KnowledgeContextLimit = atoi()
 	case "LOCAL_KB_TOP_K":
@@ -338,6 +346,14 @@ func (c *Config) set(key, v string) error {
 		c.MCPHTTPPort = atoi()
 	case "MCP_HTTP_TOKEN":
 		c.MCPHTTPToken = v
+	case "API_SERVER_ENABLED":
+		c.APIServerEnabled, _ = parseBool(v)
+	case "API_SERVER_PORT":
+		c.APIServerPort = atoi()
+	case "API_SERVER_LISTEN":
+		c.APIServerListen = v
+	case "API_SERVER_TOKEN":
+		c.APIServerToken = v
 	case "DEBUG":
 		c.Debug, _ = parseBool(v)
 	case "CLOSE_TO_TRAY":

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"playchat/backend/apperr"
 )
 
 func writeDotEnv(t *testing.T, dir, content string) {
@@ -112,6 +114,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		WeatherNotifyHour:        7,
 		WeatherOfficeCode:        "130000",
 		MCPHTTPPort:              8765,
+		APIServerPort:            8901,
 		DataDir:                  dir,
 	}
 	c.values, c.sources = nil, nil
@@ -143,6 +146,8 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"WEATHER_OFFICE_CODE": "270000", "WEATHER_AREA": "大阪府",
 		"INTEROP_ALLOW_WRITE": "on", "INTEROP_SHARE_NOTES": "yes", "MCP_HTTP_ENABLED": "1",
 		"MCP_HTTP_PORT": "9000", "MCP_HTTP_TOKEN": "mcp-token-0123456789",
+		"API_SERVER_ENABLED": "on", "API_SERVER_PORT": "18901", "API_SERVER_LISTEN": "0.0.0.0",
+		"API_SERVER_TOKEN": "tok-0123456789abcdef", "MEMORY_MIRROR_LEARNED": "on",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -172,6 +177,8 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		WeatherOfficeCode: "270000", WeatherArea: "大阪府",
 		InteropAllowWrite: true, InteropShareNotes: true, MCPHTTPEnabled: true,
 		MCPHTTPPort: 9000, MCPHTTPToken: "mcp-token-0123456789",
+		APIServerEnabled: true, APIServerPort: 18901, APIServerListen: "0.0.0.0", APIServerToken: "tok-0123456789abcdef",
+		MemoryMirrorLearned: true,
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -404,15 +411,15 @@ func TestKeysTable(t *testing.T) {
 		if k.Doc == "" || strings.Contains(k.Doc, "\n") {
 			t.Errorf("%s: Doc must be one line", k.Name)
 		}
-		if err := ValidateValue(k.Name, k.Default); err != nil {
+		if err := ValidateValue(k.Name, k.Default); err != nil && !(k.Required && k.Default == "") {
 			t.Errorf("%s: default invalid: %v", k.Name, err)
 		}
 		if k.Secret && k.Default != "" {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 49 {
-		t.Errorf("Keys has %d entries, want 49", len(keys))
+	if len(keys) != 54 {
+		t.Errorf("Keys has %d entries, want 54", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
@@ -528,7 +535,7 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 // first, in the "models" group, and the groups follow Groups().
 func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
 	keys := Keys()
-	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "discord", "advanced"}) {
+	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "discord", "interop", "advanced"}) {
 		t.Fatalf("Groups() = %v", got)
 	}
 	group := map[string]string{}
@@ -577,5 +584,32 @@ func TestUILanguageSetting(t *testing.T) {
 	var ve *ValueError
 	if !errors.As(err, &ve) || ve.Key != "UI_LANGUAGE" || !strings.Contains(ve.Reason, "auto, ja, en") {
 		t.Errorf("fr: err = %v", err)
+	}
+}
+
+func TestAPIServerTokenCanBeReplacedButNeverCleared(t *testing.T) {
+	for _, v := range []string{"", "   "} {
+		var ve *ValueError
+		if err := ValidateValue("API_SERVER_TOKEN", v); !errors.As(err, &ve) || ve.ErrorCode() != apperr.ConfigInvalidSecret ||
+			ve.Why == nil || ve.Why.Code != apperr.ConfigReasonRequired {
+			t.Errorf("ValidateValue(API_SERVER_TOKEN, %q) = %v, want a coded required error", v, err)
+		}
+	}
+	if err := ValidateValue("API_SERVER_TOKEN", "short"); err == nil || strings.Contains(err.Error(), "short") {
+		t.Errorf("a 5-character token: err = %v (want refused, value hidden)", err)
+	}
+	if err := ValidateValue("API_SERVER_TOKEN", "0123456789abcdef"); err != nil {
+		t.Errorf("a 16-character token refused: %v", err)
+	}
+	if err := ValidateValue("API_SERVER_TOKEN", "0123456789 abcdef"); err == nil {
+		t.Error("a token with a space was accepted")
+	}
+	for v, ok := range map[string]bool{"": true, "0.0.0.0": true, "192.168.1.20": true, "::": true, "localhost": false, "0.0.0.0:8901": false} {
+		if err := ValidateValue("API_SERVER_LISTEN", v); (err == nil) != ok {
+			t.Errorf("ValidateValue(API_SERVER_LISTEN, %q) = %v, want ok %v", v, err, ok)
+		}
+	}
+	if err := ValidateValue("API_SERVER_PORT", "80"); err == nil {
+		t.Error("port 80 accepted")
 	}
 }

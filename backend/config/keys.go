@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"playchat/backend/apperr"
 )
@@ -31,12 +33,13 @@ const (
 	GroupKnowledge = "knowledge" // the local knowledge base and learned knowledge in the context
 	GroupWebSearch = "websearch" // the web_search provider, its keys and addresses, reuse of results
 	GroupDiscord   = "discord"   // the optional Discord bot, its scheduled posts and the JMA forecast
+	GroupInterop   = "interop"   // other tools using playchat: the MCP server and the OpenAI-compatible API
 	GroupAdvanced  = "advanced"  // token budgets, tools, the UI language, diagnostics
 )
 
 // Groups lists the Group* constants in display order. The result is a fresh copy.
 func Groups() []string {
-	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupDiscord, GroupAdvanced}
+	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupDiscord, GroupInterop, GroupAdvanced}
 }
 
 // Key describes one configuration key.
@@ -63,6 +66,10 @@ type Key struct {
 	// Min and Max, when not nil, are the inclusive bounds of an int or
 	// float value.
 	Min, Max *float64
+	// Required marks a key that may be replaced but never cleared
+	// (API_SERVER_TOKEN, MCP_HTTP_TOKEN): ValidateValue refuses an empty value for it. It
+	// has no default; until a value is set the key is "".
+	Required bool
 }
 
 // spec is a Key plus its validation bounds.
@@ -73,6 +80,10 @@ type spec struct {
 	// digitsMin and digitsMax, when digitsMax > 0, limit a string to that
 	// many ASCII digits (Discord IDs, JMA office codes).
 	digitsMin, digitsMax int
+	// minLen, when > 0, is the fewest characters (runes) a value may have.
+	minLen int
+	// ip limits a string to an IP address (API_SERVER_LISTEN).
+	ip bool
 }
 
 func intAtLeast(k Key, min int) spec {
@@ -108,6 +119,8 @@ var specs = []spec{
 		Doc: `Characters of each pinned note page included in the context (≥ 1).`}, 1),
 	{Key: Key{Name: "AUTO_TAGS", Label: "Tag messages automatically", Default: "true", Group: GroupMemory, Kind: KindBool,
 		Doc: `After each reply, give every new message and memory three short tags (shown under the message, searchable as #tag, used by the Discord tips); costs one small model request per message, with the summary model.`}},
+	{Key: Key{Name: "MEMORY_MIRROR_LEARNED", Label: "Mirror memories into the knowledge base", Default: "false", Group: GroupMemory, Kind: KindBool,
+		Doc: `Also write each new long-term memory as a learned document in the knowledge base (_learned/memory/, with the summarised messages in its provenance), so other tools and every chat can find it; a failed write never fails the summary.`}},
 
 	// knowledge base
 	{Key: Key{Name: "KNOWLEDGE_BASE_DIR", Label: "Knowledge base folder", Group: GroupKnowledge, Kind: KindString,
@@ -165,17 +178,32 @@ var specs = []spec{
 		Doc: `Area within the office, by name or code (e.g. 東京地方 or 130010); empty uses the office's first area.`}},
 
 	// other tools (issue 23, backend/interop): the MCP server's permissions and its HTTP door
-	{Key: Key{Name: "INTEROP_ALLOW_WRITE", Label: "Allow other tools to write", Default: "false", Group: GroupAdvanced, Kind: KindBool,
+	{Key: Key{Name: "INTEROP_ALLOW_WRITE", Label: "Allow other tools to write", Default: "false", Group: GroupInterop, Kind: KindBool,
 		Doc: `Offer the writing tools (write_note, append_learning) to other tools through the MCP server; off, they can only read.`}},
-	{Key: Key{Name: "INTEROP_SHARE_NOTES", Label: "Share my notes with other tools", Default: "false", Group: GroupAdvanced, Kind: KindBool,
+	{Key: Key{Name: "INTEROP_SHARE_NOTES", Label: "Share my notes with other tools", Default: "false", Group: GroupInterop, Kind: KindBool,
 		Doc: `Offer the notes tools (list_notes, read_note, and write_note when writing is allowed) to other tools through the MCP server.`}},
-	{Key: Key{Name: "MCP_HTTP_ENABLED", Label: "Run the MCP server over HTTP", Default: "false", Group: GroupAdvanced, Kind: KindBool,
+	{Key: Key{Name: "MCP_HTTP_ENABLED", Label: "Run the MCP server over HTTP", Default: "false", Group: GroupInterop, Kind: KindBool,
 		Doc: `While the window is open, serve the MCP server on 127.0.0.1:MCP_HTTP_PORT/mcp (streamable HTTP), with MCP_HTTP_TOKEN required.`}},
-	{Key: Key{Name: "MCP_HTTP_PORT", Label: "MCP server port", Default: "8765", Group: GroupAdvanced, Kind: KindInt,
+	{Key: Key{Name: "MCP_HTTP_PORT", Label: "MCP server port", Default: "8765", Group: GroupInterop, Kind: KindInt,
 		Doc: `TCP port of the MCP server over HTTP on 127.0.0.1 (1024–65535).`}, min: 1024, max: 65535, hasMin: true, hasMax: true},
-	{Key: Key{Name: "MCP_HTTP_TOKEN", Label: "MCP server token", Group: GroupAdvanced, Secret: true, Kind: KindString,
-		Doc: `Bearer token other tools send to the MCP server over HTTP (Authorization: Bearer …); the server does not start without one.`}},
+	{Key: Key{Name: "MCP_HTTP_TOKEN", Label: "MCP server token", Group: GroupInterop, Secret: true, Kind: KindString,
+		Doc:      `Bearer token other tools send to the MCP server over HTTP (Authorization: Bearer …; at least 16 characters; it cannot be cleared, only replaced). Switching the server on makes one when none is set; Settings → Use from other tools shows it and makes a new one.`,
+		Required: true},
+		minLen: APITokenMinLength},
 
+	// the OpenAI-compatible API (issue 23, backend/apiserver, playchat serve)
+	{Key: Key{Name: "API_SERVER_ENABLED", Label: "Run the OpenAI-compatible API", Default: "false", Group: GroupInterop, Kind: KindBool,
+		Doc: `Serve the OpenAI-compatible API (/v1/models, /v1/chat/completions) while the window is open; playchat serve runs it without the window.`}},
+	{Key: Key{Name: "API_SERVER_PORT", Label: "API port", Default: "8901", Group: GroupInterop, Kind: KindInt,
+		Doc: `TCP port of the OpenAI-compatible API (1024–65535).`},
+		min: 1024, max: 65535, hasMin: true, hasMax: true},
+	{Key: Key{Name: "API_SERVER_LISTEN", Label: "Serve the API on the local network at", Group: GroupInterop, Kind: KindString,
+		Doc: `Empty serves the API on this computer only (127.0.0.1). An IP address (0.0.0.0 for every network interface, or one of this computer's addresses) serves it to the local network too, e.g. to Open WebUI in Docker; the token is still required.`},
+		ip: true},
+	{Key: Key{Name: "API_SERVER_TOKEN", Label: "API token", Group: GroupInterop, Secret: true, Kind: KindString,
+		Doc:      `Token every caller of the OpenAI-compatible API sends as "Authorization: Bearer <token>" (at least 16 characters; it cannot be cleared, only replaced). playchat serve makes one when none is set; PLAYCHAT_API_TOKEN in the environment overrides it for playchat serve.`,
+		Required: true},
+		minLen: APITokenMinLength},
 	// advanced
 	{Key: Key{Name: "UI_LANGUAGE", Label: "Language", Default: "auto", Group: GroupAdvanced, Kind: KindString,
 		Choices: []string{"auto", "ja", "en"},
@@ -193,12 +221,16 @@ var specs = []spec{
 		Doc: `Closing the window hides it to the system tray, so reminders keep firing; without a tray on the desktop closing quits.`}},
 	{Key: Key{Name: "START_AT_LOGIN", Label: "Start at login", Default: "false", Group: GroupAdvanced, Kind: KindBool,
 		Doc: `Start playchat hidden in the system tray when you log in (an XDG autostart entry; Linux only for now).`}},
+
 	{Key: Key{Name: "DEBUG", Label: "Debug mode", Default: "false", Group: GroupAdvanced, Kind: KindBool,
 		Doc: `Verbose diagnostics (e.g. full LLM request tracing, secrets redacted).`}},
 	{Key: Key{Name: "LOG_LEVEL", Label: "Log level", Default: "info", Group: GroupAdvanced, Kind: KindString,
 		Choices: []string{"debug", "info", "warn", "error"},
 		Doc:     `Lowest level written to the log file: debug, info, warn or error.`}},
 }
+
+// APITokenMinLength is the fewest characters API_SERVER_TOKEN may have.
+const APITokenMinLength = 16
 
 // specByName indexes specs by key name.
 var specByName = func() map[string]*spec {
@@ -309,8 +341,9 @@ func sourceLabel(source string) string {
 }
 
 // ValidateValue checks a proposed value for key without applying it, with the
-// same rules Resolve applies. An empty value is valid for every key: it unsets
-// the key in its layer, so a lower layer or the default applies. An unknown
+// same rules Resolve applies. An empty value is valid for every key but a
+// required one (API_SERVER_TOKEN): it unsets the key in its layer, so a lower
+// layer or the default applies. An unknown
 // key gives an error wrapping ErrUnknownKey; an invalid value a *ValueError
 // (which never contains a secret value).
 func ValidateValue(key, value string) error {
@@ -318,7 +351,12 @@ func ValidateValue(key, value string) error {
 	if !ok {
 		return apperr.Wrap(apperr.ConfigUnknownKey, ErrUnknownKey, map[string]any{"key": key})
 	}
-	if _, err := s.check(strings.TrimSpace(value)); err != nil {
+	v := strings.TrimSpace(value)
+	if v == "" && s.Required {
+		why := apperr.New(apperr.ConfigReasonRequired, nil)
+		return &ValueError{Key: key, Secret: s.Secret, Reason: why.Error(), Why: why}
+	}
+	if _, err := s.check(v); err != nil {
 		err.Key = key
 		return err
 	}
@@ -373,6 +411,12 @@ func (s *spec) check(v string) (string, *ValueError) {
 		}
 		if strings.IndexFunc(v, unicode.IsControl) >= 0 {
 			return bad(apperr.New(apperr.ConfigReasonNoControl, nil))
+		}
+		if s.minLen > 0 && utf8.RuneCountInString(v) < s.minLen {
+			return bad(apperr.New(apperr.ConfigReasonMinLength, map[string]any{"min": s.minLen}))
+		}
+		if s.ip && net.ParseIP(v) == nil {
+			return bad(apperr.New(apperr.ConfigReasonIP, nil))
 		}
 		if s.digitsMax > 0 && (len(v) < s.digitsMin || len(v) > s.digitsMax || strings.Trim(v, "0123456789") != "") {
 			if s.digitsMin == s.digitsMax {

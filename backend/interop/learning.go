@@ -73,6 +73,12 @@ func (s *Service) AppendLearning(ctx context.Context, client string, in AppendLe
 	if err := s.canWrite(); err != nil {
 		return Learning{}, err
 	}
+	return s.writeLearning(ctx, client, in)
+}
+
+// writeLearning is AppendLearning without the permission check (playchat's
+// own memory mirror writes whatever other tools may do).
+func (s *Service) writeLearning(ctx context.Context, client string, in AppendLearningInput) (Learning, error) {
 	if err := checkDomain(in.Domain, false); err != nil {
 		return Learning{}, err
 	}

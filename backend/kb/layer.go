@@ -51,6 +51,7 @@ func (l kbLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error
 	if q.Outside {
 		return nil, nil // the owner's private data stays in the window
 	}
+	ctx = withDomain(ctx, q.KBDomain)
 	if q.Preview {
 		ctx = context.WithValue(ctx, lexicalOnlyKey{}, true)
 	} else {

@@ -154,7 +154,14 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 			c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
 		}
 	}
+	allowed, err := s.domainDocs(ctx, q, domainOf(ctx))
+	if err != nil {
+		return nil, err
+	}
 	for _, c := range byDoc {
+		if allowed != nil && !allowed[c.docID] {
+			continue // outside the domain the query is limited to
+		}
 		for _, rk := range c.ranks {
 			if rk > 0 {
 				c.fused += vector.RRF(rk)

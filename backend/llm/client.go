@@ -250,6 +250,10 @@ func buildChatRequest(ep Endpoint, req Request) openai.ChatCompletionRequest {
 			cr.MaxTokens = req.MaxTokens
 		}
 	}
+	if req.Adjust != nil {
+		req.Adjust(&cr)
+		cr.Model, cr.Messages = ep.Model, req.Messages
+	}
 	return cr
 }
 

@@ -28,12 +28,19 @@ type Request struct {
 	// SessionID is recorded in api_logs; it may be empty.
 	SessionID string
 	// Purpose says what the call is for, recorded in api_logs: PurposeTurn,
-	// PurposeSummary, PurposeTags, PurposeKnowledge or PurposeTip.
+	// PurposeSummary, PurposeTags, PurposeKnowledge, PurposeTip, PurposeAPI
+	// or PurposeAPITurn.
 	Purpose string
 	// MaxTokens caps the reply in tokens (0: provider default). It is sent as
 	// max_completion_tokens to OpenAI itself and to OpenAI reasoning models
 	// (o1/o3/o4/gpt-5*), as max_tokens elsewhere.
 	MaxTokens int
+	// Adjust, when set, is called with the request body built from the
+	// fields above, before it is sent (and recorded): the OpenAI-compatible
+	// API passes a client's sampling parameters (temperature, top_p, stop,
+	// tool_choice, …) through it. It must not change Model, Messages or
+	// Stream.
+	Adjust func(*openai.ChatCompletionRequest)
 }
 
 // What a call is for (Request.Purpose), as API logs show it.
@@ -48,6 +55,12 @@ const (
 	PurposeKnowledge = "knowledge"
 	// PurposeTip writes a Discord useless tip (backend/tagging).
 	PurposeTip = "tip"
+	// PurposeAPI is a request the OpenAI-compatible API passed on to a
+	// provider for another tool (backend/apiserver, a plain model id).
+	PurposeAPI = "api"
+	// PurposeAPITurn is a reply of a playchat/ model asked for through the
+	// OpenAI-compatible API (playchat's turn pipeline and context layers).
+	PurposeAPITurn = "api_turn"
 )
 
 // StreamResult is what a finished (or failed) stream produced.

@@ -54,6 +54,42 @@ type Summarizer struct {
 	now      func() time.Time
 	wg       sync.WaitGroup
 	guard    *guard.Guard // recovers a panicking job; nil guards nothing
+	// onArchive is told of every memory MaybeSummarize writes (SetOnArchive).
+	onArchive func(ctx context.Context, a Archived)
+}
+
+// Archived is one memory MaybeSummarize wrote: the summary of MessageIDs
+// (the summarised messages, oldest first) of SessionID.
+type Archived struct {
+	SessionID  string
+	MemoryID   int64
+	Summary    string
+	MessageIDs []int64
+}
+
+// SetOnArchive makes fn be told of every memory written, after it is
+// stored (the mirror into learned documents, issue 23). fn runs on the
+// summary job's goroutine; what it does can never fail the summary: its
+// panic is recovered and logged. Safe to call while jobs run.
+func (s *Summarizer) SetOnArchive(fn func(ctx context.Context, a Archived)) {
+	s.mu.Lock()
+	s.onArchive = fn
+	s.mu.Unlock()
+}
+
+func (s *Summarizer) archived(ctx context.Context, a Archived) {
+	s.mu.Lock()
+	fn := s.onArchive
+	s.mu.Unlock()
+	if fn == nil {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("memory: the archive hook panicked (the summary is kept)", "panic", v)
+		}
+	}()
+	fn(ctx, a)
 }
 
 // errJobCrashed is the failure recorded for a summary job that panicked
@@ -198,6 +234,7 @@ func (s *Summarizer) MaybeSummarize(ctx context.Context, sessionID, model string
 		return false, err
 	}
 	s.log.Info("summarised messages into memory", "session", sessionID, "messages", len(ids), "memory", mem.ID)
+	s.archived(ctx, Archived{SessionID: sessionID, MemoryID: mem.ID, Summary: summary, MessageIDs: ids})
 	return true, nil
 }
 

@@ -140,6 +140,48 @@ describe('KBPanel', () => {
     expect(w.text()).toContain('所有権')
   })
 
+  it('marks a learned document in the tree and shows its provenance, and that the user edited it', async () => {
+    api.tree.mockImplementation(async (path: string) =>
+      path === ''
+        ? node('', true, { children: [node('_learned', true, { count: 1, learned: true })] })
+        : path === '_learned'
+          ? node(path, true, { children: [node('_learned/vue', true, { count: 1, learned: true })] })
+          : node(path, true, { children: [node('_learned/vue/20261202-010203-abc.md', false, { title: 'キャッシュ', learned: true })] }),
+    )
+    api.read.mockImplementation(async (path: string) => ({
+      path, title: 'キャッシュ', size: 120, modTime: '2026-12-02T01:02:03Z', content: '算出プロパティはキャッシュされる。',
+      learned: { path, edited: true, provenance: {
+        title: 'キャッシュ', learned: true, id: '20261202-010203-abc', domain: 'vue', sourceType: 'conversation',
+        sourceId: 'chat-42', client: 'claude-ai', confidence: 0.85, derivedFrom: ['vue/computed.md', 'message:17'],
+        createdAt: '2026-12-02T01:02:03Z', contentHash: 'sha256:00',
+      } },
+    }))
+    const w = await mountPanel()
+    await w.get('[data-testid="kb-tree-folder"]').trigger('click')
+    await flushPromises()
+    await w.findAll('[data-testid="kb-tree-folder"]')[1].trigger('click')
+    await flushPromises()
+    const doc = w.get('[data-testid="kb-tree-doc"]')
+    expect(doc.get('[data-testid="kb-tree-learned"]').text()).toBe('learned')
+    await doc.trigger('click')
+    await flushPromises()
+    const prov = w.get('[data-testid="kb-doc-provenance"]')
+    expect(prov.text()).toContain('Source: conversation')
+    expect(prov.text()).toContain('Client: claude-ai')
+    expect(prov.text()).toContain('Confidence: 85%')
+    expect(prov.text()).toContain('vue/computed.md')
+    expect(prov.text()).toContain('message:17')
+    expect(prov.get('[data-testid="kb-doc-edited"]').text()).toContain('never overwrites')
+  })
+
+  it('shows no provenance for an ordinary document', async () => {
+    const w = await mountPanel()
+    await w.findAll('[data-testid="kb-tree-doc"]')[0].trigger('click')
+    await flushPromises()
+    expect(w.find('[data-testid="kb-doc-provenance"]').exists()).toBe(false)
+    expect(w.find('[data-testid="kb-tree-learned"]').exists()).toBe(false)
+  })
+
   it('opens a document with its facts and follows a relative link inside the KB only', async () => {
     const w = await mountPanel()
     await w.findAll('[data-testid="kb-tree-doc"]')[0].trigger('click')

@@ -21,7 +21,14 @@ export type SettingField = Data<app.SettingField>
 export type AppInfo = app.AppInfo
 /** A document that could not be indexed (Go's kb.FailedDoc). */
 export type KBFailed = Data<kb.FailedDoc>
-export type KBDoc = app.KBDoc
+/** A document's Markdown; `learned` is the provenance of a learned one (below _learned/), absent otherwise. */
+export interface KBDoc extends Omit<Data<app.KBDoc>, 'learned'> {
+  learned?: KBLearned
+}
+/** A learned document's provenance (Go's kb.LearnedInfo). */
+export interface KBLearned extends Omit<Data<kb.LearnedInfo>, 'provenance'> {
+  provenance: Data<kb.Provenance>
+}
 export type KBHit = app.KBHit
 
 export interface ImportResult extends Omit<Data<app.ImportResult>, 'session'> {
@@ -56,8 +63,10 @@ export interface KBStatus extends Omit<Data<kb.Status>, 'failed'> {
  * folder's `count` is the number of documents anywhere below it (recursive),
  * not its direct entries.
  */
-export interface KBNode extends Omit<Data<app.KBNode>, 'children'> {
+export interface KBNode extends Omit<Data<app.KBNode>, 'children' | 'learned'> {
   children: KBNode[]
+  /** Below _learned/: written by another tool (absent from old fakes). */
+  learned?: boolean
 }
 export interface SettingsUpdate {
   values: Record<string, string>

@@ -2,6 +2,7 @@ import type ja from './ja'
 import errors from './errors-en'
 import fatal from './fatal-en'
 import kbText from './kb-en'
+import interopText from './interop-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
 const en: typeof ja = {
@@ -176,6 +177,7 @@ const en: typeof ja = {
       knowledge: 'Knowledge base',
       websearch: 'Web search',
       discord: 'Discord',
+      interop: 'Use from other tools',
       advanced: 'Advanced',
     },
     groupHints: {
@@ -184,6 +186,7 @@ const en: typeof ja = {
       knowledge: 'Your Markdown folder and what web searches taught, used to answer from your own documents.',
       websearch: 'Lets the model look things up (Tavily, Brave Search or your own SearXNG). Each search is summarised with its sources and kept, and the same question within the reuse period is answered from it without searching again.',
       discord: 'An optional Discord bot that answers mentions, posts tomorrow’s weather and laundry index, and delivers reminders asked for on Discord. To connect: create a bot in the Discord Developer Portal, switch on its Message Content Intent, add it to your server, then paste its token below and switch on “Connect the Discord bot”.',
+      interop: 'Let other programs use what playchat knows: an MCP server for Claude Desktop, VS Code and Cursor, and an OpenAI-compatible API for Open WebUI and the OpenAI SDKs. What they may write, and whether they see your notes, is up to you.',
       advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
     },
     envName: 'Name in .env: {key}',
@@ -246,6 +249,8 @@ const en: typeof ja = {
       tags: 'tags',
       knowledge: 'knowledge',
       tip: 'Discord tip',
+      api: 'API (another tool)',
+      api_turn: 'API (playchat model)',
     },
     title: 'API logs',
     empty: 'No logs',
@@ -524,6 +529,8 @@ const en: typeof ja = {
     },
   },
   kbDrop: kbText.kbDrop,
+  interop: interopText.interop,
+  learnedDoc: interopText.learnedDoc,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {
     open: 'About playchat',

@@ -43,9 +43,14 @@ const docs: Record<string, string> = {
   WEATHER_NOTIFY_MODEL: '天気の投稿・Tips・Discord の返信を書くモデル。空なら DEFAULT_MODEL。',
   WEATHER_OFFICE_CODE: '気象庁の予報区のコード（6 桁。例: 130000 東京、270000 大阪）。',
   WEATHER_AREA: '予報区の中の地域（名前かコード。例: 東京地方、130010）。空なら最初の地域。',
+  API_SERVER_ENABLED: 'ウィンドウを開いている間、OpenAI 互換 API（/v1/models、/v1/chat/completions）を提供します。playchat serve ならウィンドウなしで提供します。',
+  API_SERVER_PORT: 'OpenAI 互換 API の TCP ポート（1024〜65535）。',
+  API_SERVER_LISTEN: '空ならこのコンピューターからだけ使えます（127.0.0.1）。IP アドレス（すべてのネットワークなら 0.0.0.0、またはこのコンピューターのアドレス）を入れると、Docker の Open WebUI などローカルネットワークからも使えます。トークンはその場合も必須です。',
+  API_SERVER_TOKEN: 'OpenAI 互換 API を使うすべてのクライアントが "Authorization: Bearer <トークン>" で送るトークン（16 文字以上。消すことはできず、置き換えだけができます）。未設定なら playchat serve が作ります。playchat serve では環境変数 PLAYCHAT_API_TOKEN が優先されます。',
   DEBUG: '詳細な診断情報（LLM リクエストの完全なトレースなど。秘密情報は伏せられます）。',
   LOG_LEVEL: 'ログファイルに書く最低レベル: debug・info・warn・error。',
   UI_LANGUAGE: 'ウィンドウの表示言語: auto（OS に合わせる）・ja・en。',
+  MEMORY_MIRROR_LEARNED: '新しい長期メモリを学習文書としてナレッジベース（_learned/memory/）にも書きます。要約したメッセージは出典に記録され、他のツールやどのチャットからも見つかります。書けなくても要約は失敗しません。',
   INTEROP_ALLOW_WRITE: '他のツールに MCP サーバー経由で書き込みツール（write_note・append_learning）を提供します。オフなら読み取りのみです。',
   INTEROP_SHARE_NOTES: '他のツールに MCP サーバー経由でノートのツール（list_notes・read_note、書き込みを許可していれば write_note）を提供します。',
   MCP_HTTP_ENABLED: 'ウィンドウを開いている間、MCP サーバーを 127.0.0.1:MCP_HTTP_PORT/mcp（Streamable HTTP）で提供します。MCP_HTTP_TOKEN が必要です。',
@@ -100,6 +105,10 @@ export const labels: Record<string, string> = {
   WEATHER_NOTIFY_MODEL: 'Discord の投稿に使うモデル',
   WEATHER_OFFICE_CODE: '予報区のコード',
   WEATHER_AREA: '予報の地域',
+  API_SERVER_ENABLED: 'OpenAI 互換 API を動かす',
+  API_SERVER_PORT: 'API のポート',
+  API_SERVER_LISTEN: 'ローカルネットワークに API を提供するアドレス',
+  API_SERVER_TOKEN: 'API のトークン',
   DEBUG: 'デバッグモード',
   LOG_LEVEL: 'ログの詳しさ',
   INTEROP_ALLOW_WRITE: '他のツールに書き込みを許可',
@@ -107,6 +116,7 @@ export const labels: Record<string, string> = {
   MCP_HTTP_ENABLED: 'MCP サーバーを HTTP で提供',
   MCP_HTTP_PORT: 'MCP サーバーのポート',
   MCP_HTTP_TOKEN: 'MCP サーバーのトークン',
+  MEMORY_MIRROR_LEARNED: 'メモリをナレッジベースにも書く',
 }
 
 export default docs

@@ -1,3 +1,26 @@
+export namespace apiserver {
+	
+	export class RunnerStatus {
+	    running: boolean;
+	    url: string;
+	    lan: boolean;
+	    err: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunnerStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.url = source["url"];
+	        this.lan = source["lan"];
+	        this.err = source["err"];
+	    }
+	}
+
+}
+
 export namespace app {
 	
 	export class AboutInfo {
@@ -162,12 +185,97 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class InteropOverview {
+	    http: interop.ServingStatus;
+	    enabled: boolean;
+	    port: number;
+	    token: string;
+	    allowWrite: boolean;
+	    shareNotes: boolean;
+	    binary: string;
+	    configs: interop.ClientConfig[];
+	    api: apiserver.RunnerStatus;
+	    apiEnabled: boolean;
+	    apiToken: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InteropOverview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.http = this.convertValues(source["http"], interop.ServingStatus);
+	        this.enabled = source["enabled"];
+	        this.port = source["port"];
+	        this.token = source["token"];
+	        this.allowWrite = source["allowWrite"];
+	        this.shareNotes = source["shareNotes"];
+	        this.binary = source["binary"];
+	        this.configs = this.convertValues(source["configs"], interop.ClientConfig);
+	        this.api = this.convertValues(source["api"], apiserver.RunnerStatus);
+	        this.apiEnabled = source["apiEnabled"];
+	        this.apiToken = source["apiToken"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class InteropTest {
+	    mcp: interop.ProbeResult[];
+	    apiModels: number;
+	    apiMillis: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new InteropTest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mcp = this.convertValues(source["mcp"], interop.ProbeResult);
+	        this.apiModels = source["apiModels"];
+	        this.apiMillis = source["apiMillis"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class KBDoc {
 	    path: string;
 	    title: string;
 	    content: string;
 	    size: number;
 	    modTime: string;
+	    learned?: kb.LearnedInfo;
 	
 	    static createFrom(source: any = {}) {
 	        return new KBDoc(source);
@@ -180,7 +288,26 @@ export namespace app {
 	        this.content = source["content"];
 	        this.size = source["size"];
 	        this.modTime = source["modTime"];
+	        this.learned = this.convertValues(source["learned"], kb.LearnedInfo);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class KBHit {
 	    rank: number;
@@ -213,6 +340,7 @@ export namespace app {
 	    error: string;
 	    errorInfo?: apperr.Info;
 	    count: number;
+	    learned: boolean;
 	    children: KBNode[];
 	
 	    static createFrom(source: any = {}) {
@@ -229,6 +357,7 @@ export namespace app {
 	        this.error = source["error"];
 	        this.errorInfo = this.convertValues(source["errorInfo"], apperr.Info);
 	        this.count = source["count"];
+	        this.learned = source["learned"];
 	        this.children = this.convertValues(source["children"], KBNode);
 	    }
 	
@@ -1285,6 +1414,61 @@ export namespace event {
 
 }
 
+export namespace interop {
+	
+	export class ClientConfig {
+	    client: string;
+	    file: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.file = source["file"];
+	        this.text = source["text"];
+	    }
+	}
+	export class ProbeResult {
+	    transport: string;
+	    tools: number;
+	    domains: number;
+	    millis: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProbeResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.transport = source["transport"];
+	        this.tools = source["tools"];
+	        this.domains = source["domains"];
+	        this.millis = source["millis"];
+	    }
+	}
+	export class ServingStatus {
+	    running: boolean;
+	    url: string;
+	    err: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ServingStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.url = source["url"];
+	        this.err = source["err"];
+	    }
+	}
+
+}
+
 export namespace kb {
 	
 	export class DropSkip {
@@ -1374,6 +1558,72 @@ export namespace kb {
 		    return a;
 		}
 	}
+	export class Provenance {
+	    title: string;
+	    learned: boolean;
+	    id: string;
+	    domain: string;
+	    sourceType: string;
+	    sourceId: string;
+	    client: string;
+	    confidence: number;
+	    derivedFrom: string[];
+	    createdAt: string;
+	    contentHash: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Provenance(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.learned = source["learned"];
+	        this.id = source["id"];
+	        this.domain = source["domain"];
+	        this.sourceType = source["sourceType"];
+	        this.sourceId = source["sourceId"];
+	        this.client = source["client"];
+	        this.confidence = source["confidence"];
+	        this.derivedFrom = source["derivedFrom"];
+	        this.createdAt = source["createdAt"];
+	        this.contentHash = source["contentHash"];
+	    }
+	}
+	export class LearnedInfo {
+	    path: string;
+	    provenance: Provenance;
+	    edited: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LearnedInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.provenance = this.convertValues(source["provenance"], Provenance);
+	        this.edited = source["edited"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Progress {
 	    done: number;
 	    total: number;
@@ -1388,6 +1638,7 @@ export namespace kb {
 	        this.total = source["total"];
 	    }
 	}
+	
 	export class Status {
 	    root: string;
 	    indexed: number;
