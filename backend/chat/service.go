@@ -155,6 +155,9 @@ type TurnRequest struct {
 	// KBDomain limits the knowledge-base layer to one top-level folder
 	// (layer.Query.KBDomain); "" uses the whole knowledge base.
 	KBDomain string
+	// NoNotes leaves the shared notes out of the turn: their layers add
+	// nothing and the notes tools are not offered (layer.Query.NoNotes).
+	NoNotes bool
 }
 
 // Turn is one running (or finished) turn.
@@ -178,6 +181,8 @@ type Turn struct {
 	writer *replyWriter
 	// purpose and kbDomain are TurnRequest.Purpose and KBDomain.
 	purpose, kbDomain string
+	// noNotes is TurnRequest.NoNotes.
+	noNotes bool
 	// noTools offers the turn no tools (an Answer: tools write).
 	noTools bool
 }
@@ -271,7 +276,7 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	return s.launch(req.TurnID, sess.ID, model, user, newSession, set, em,
 		func(t *Turn) { t.requester = req.Requester },
 		func(t *Turn) { t.extraSystem = req.ExtraSystem },
-		func(t *Turn) { t.purpose, t.kbDomain = req.Purpose, req.KBDomain })
+		func(t *Turn) { t.purpose, t.kbDomain, t.noNotes = req.Purpose, req.KBDomain, req.NoNotes })
 }
 
 // launch registers the turn answering user (a stored user message, the end

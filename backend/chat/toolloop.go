@@ -86,7 +86,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
 			Purpose: purpose}
 		if toolsOn && round < maxRounds {
-			if defs := s.toolDefs(t.requester != nil); len(defs) > 0 {
+			if defs := s.toolDefs(t.requester != nil || t.noNotes); len(defs) > 0 {
 				req.Tools = defs
 			}
 		}

@@ -43,9 +43,10 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	}
 	counter := s.counts.wrap(counterFor(t.Model))
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil, KBDomain: t.kbDomain}
+	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil, KBDomain: t.kbDomain,
+		NoNotes: t.noNotes}
 	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem),
-		s.toolTokens(counter, t.Model, t.requester != nil), s.layers, q, history)
+		s.toolTokens(counter, t.Model, t.requester != nil || t.noNotes), s.layers, q, history)
 	if err != nil {
 		s.fail(t, em, err, "")
 		return
