@@ -67,7 +67,7 @@ check-bindings:
 	test -z "$$(git status --porcelain -- frontend/wailsjs)" || (echo "untracked generated bindings" && exit 1)
 
 test-go: $(WEBEXT)
-	test -z "$$(gofmt -l app backend cli main.go)" || (gofmt -l app backend cli main.go && exit 1)
+	test -z "$$(gofmt -l app backend cli internal main.go)" || (gofmt -l app backend cli internal main.go && exit 1)
 	go vet ./...
 	go vet -tags $(TAGS) . ./app
 	go test $(GOFLAGS_TEST) ./...

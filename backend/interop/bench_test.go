@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"playchat/backend/core"
 	"playchat/backend/internal/testcorpus"
 	"playchat/backend/llm/llmtest"
+	"playchat/internal/testnet"
 )
 
 // benchDocs is how many documents BenchmarkQueryKB indexes: copies of the
@@ -72,7 +72,7 @@ func BenchmarkQueryKB(b *testing.B) {
 	defer cs.Close()
 	serving := NewServing(func() *MCP { return NewMCP(s, MCPOptions{}) }, nil)
 	defer serving.Close()
-	if err := serving.Apply(true, freeBenchPort(b), "bench-token-0123456789"); err != nil {
+	if err := serving.Apply(true, testnet.FreePort(b), "bench-token-0123456789"); err != nil {
 		b.Fatal(err)
 	}
 	hs, err := mcp.NewClient(&mcp.Implementation{Name: "bench-http"}, nil).Connect(ctx,
@@ -124,15 +124,6 @@ func BenchmarkQueryKB(b *testing.B) {
 			b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*95/100)]), "p95-ms")
 		})
 	}
-}
-
-func freeBenchPort(b *testing.B) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // fillKB writes n documents into dir: the corpus's documents, copied under
