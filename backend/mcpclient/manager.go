@@ -90,8 +90,8 @@ type Manager struct {
 
 	mu      sync.Mutex
 	runners map[string]*runner
-	// allowed remembers "allow always" given in this process, by server.
-	closed bool
+	closed    bool
+	approvals *Approvals
 }
 
 // New returns a manager; nothing runs until Start.
