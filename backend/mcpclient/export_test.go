@@ -6,4 +6,6 @@ import "testing"
 func FakeStdio(t *testing.T, name, mode string) Server { return fakeStdio(t, name, mode) }
 
 // WaitState is waitState for the external tests.
-func WaitState(t *testing.T, m *Manager, server, state string) Status { return waitState(t, m, server, state) }
+func WaitState(t *testing.T, m *Manager, server, state string) Status {
+	return waitState(t, m, server, state)
+}

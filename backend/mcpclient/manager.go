@@ -88,8 +88,8 @@ type Manager struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	runners map[string]*runner
+	mu        sync.Mutex
+	runners   map[string]*runner
 	closed    bool
 	approvals *Approvals
 }

@@ -70,7 +70,7 @@ func (t *procTree) alive() bool {
 	// two DWORDs.
 	var info struct {
 		TotalUserTime, TotalKernelTime, ThisPeriodTotalUserTime, ThisPeriodTotalKernelTime int64
-		TotalPageFaultCount, TotalProcesses, ActiveProcesses, TotalTerminatedProcesses   uint32
+		TotalPageFaultCount, TotalProcesses, ActiveProcesses, TotalTerminatedProcesses     uint32
 	}
 	err := windows.QueryInformationJobObject(t.job, windows.JobObjectBasicAccountingInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)), nil)
