@@ -50,6 +50,7 @@ func ask(ctx context.Context, args []string, env Env) error {
 	}
 	defer c.Close() // waits for the background summary
 	c.ReconcileKB(ctx)
+	startMCP(ctx, c) // the enabled MCP servers' tools, as the window offers them
 
 	turn, err := c.Chat.Start(ctx, chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}, em)
 	if errors.Is(err, chat.ErrNoModel) {

@@ -52,7 +52,12 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 	counter := s.counts.wrap(counterFor(model))
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true}
-	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), s.toolTokens(counter, model, false), s.layers, q, history)
+	tc := s.chooseTools(counter, budget, model, false)
+	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), tc.tokens, s.layers, q, history)
+	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
+	if built.Report.ToolsLeftOut == nil {
+		built.Report.ToolsLeftOut = []layer.Omission{}
+	}
 	if err != nil {
 		if apperr.CodeOf(err) == apperr.ChatTooLongForModel {
 			return built.Report, nil

@@ -185,6 +185,10 @@ type Turn struct {
 	noNotes bool
 	// noTools offers the turn no tools (an Answer: tools write).
 	noTools bool
+	// tools are the definitions chosen for the turn's requests
+	// (chooseTools), once toolsChosen.
+	tools       []llm.Tool
+	toolsChosen bool
 }
 
 // Result is how a turn ended.

@@ -3,6 +3,7 @@ import errors from './errors-en'
 import fatal from './fatal-en'
 import kbText from './kb-en'
 import interopText from './interop-en'
+import toolsText from './tools-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
 const en: typeof ja = {
@@ -531,6 +532,8 @@ const en: typeof ja = {
   kbDrop: kbText.kbDrop,
   interop: interopText.interop,
   learnedDoc: interopText.learnedDoc,
+  mcpTools: toolsText.mcpTools,
+  toolApproval: toolsText.toolApproval,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {
     open: 'About playchat',
