@@ -99,6 +99,29 @@ describe('context meter helpers', () => {
   })
 })
 
+describe('tools left out (issue 24)', () => {
+  it('lists the MCP tools that were not sent, marks the tools part as cut, and reads old reports', () => {
+    const r = normalizeReport({
+      model: 'openai/gpt-4o-mini', window: 8000, output: 1000, input: 6800, used: 3000, prompt: 50, message: 20, tools: 1200,
+      toolsSent: 12,
+      toolsLeftOut: [
+        { kind: 'tool', id: 'github__create_issue', title: 'github: create_issue', reason: 'budget', kept: 0, total: 0, unit: '' },
+        { kind: 'tool', id: 'fs__write_file', title: 'filesystem: write_file', reason: 'tool_count', kept: 0, total: 0, unit: '' },
+      ],
+    } as Partial<ContextReport>)
+    expect(segments(r).find((s) => s.key === 'tools')).toMatchObject({ tokens: 1200, cut: true })
+    const left = leftOutEntries(r).filter((e) => e.layer === 'tools')
+    expect(left.map((e) => [e.id, e.reason])).toEqual([['github__create_issue', 'budget'], ['fs__write_file', 'tool_count']])
+    const w = mount(ContextReportPanel, { props: { report: r, title: 'x' }, global: { plugins: [testI18n()] } })
+    expect(w.text()).toContain('github: create_issue')
+    expect(w.text()).toContain('left out: more tools than the provider takes')
+    expect(w.text()).toContain('Tool definitions')
+    const old = normalizeReport({ tools: 100, layers: [] } as Partial<ContextReport>)
+    expect(old.toolsLeftOut).toEqual([])
+    expect(segments(old).find((s) => s.key === 'tools')?.cut).toBe(false)
+  })
+})
+
 describe('ContextReportPanel', () => {
   it('shows what was left out first, with why, and what was sent', () => {
     const w = mount(ContextReportPanel, { props: { report: overBudget(), title: 'Context' }, global: { plugins: [testI18n()] } })

@@ -26,6 +26,9 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
     prompt: r?.prompt ?? 0,
     // Absent from reports stored before the tool definitions were counted.
     tools: r?.tools ?? 0,
+    // Absent from reports stored before the user's MCP tools (issue 24).
+    toolsSent: r?.toolsSent ?? 0,
+    toolsLeftOut: r?.toolsLeftOut ?? [],
     message: r?.message ?? 0,
     layers: (r?.layers ?? []).map((u) => ({
       layer: u?.layer ?? '',

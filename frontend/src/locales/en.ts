@@ -527,6 +527,7 @@ const en: typeof ja = {
       char_limit: 'cut at {kept} of {total} characters (SESSION_NOTES_CONTENT_LIMIT)',
       top_k: 'matched, but beyond LOCAL_KB_TOP_K',
       history: 'left out: no room in the budget',
+      tool_count: 'left out: more tools than the provider takes',
     },
   },
   kbDrop: kbText.kbDrop,

@@ -524,6 +524,7 @@ export default {
       char_limit: '{total} 文字中 {kept} 文字で切り詰め（SESSION_NOTES_CONTENT_LIMIT）',
       top_k: '一致したが LOCAL_KB_TOP_K の件数外',
       history: '予算に入らず省略',
+      tool_count: '送らず: プロバイダーが受け付けるツールの数を超えたため',
     },
   },
   kbDrop: kbText.kbDrop,

@@ -44,7 +44,8 @@ export function segments(r: ContextReport): Segment[] {
   const prompt = r.prompt + r.message
   if (prompt > 0) out.push({ key: 'prompt', tokens: prompt, percent: pct(prompt, window), cut: false })
   const tools = r.tools ?? 0
-  if (tools > 0) out.push({ key: 'tools', tokens: tools, percent: pct(tools, window), cut: false })
+  const toolsCut = (r.toolsLeftOut ?? []).length > 0
+  if (tools > 0 || toolsCut) out.push({ key: 'tools', tokens: tools, percent: pct(tools, window), cut: toolsCut })
   for (const u of r.layers) {
     const cut = u.leftOut.length > 0 || u.leftOutMore > 0
     if (u.tokens <= 0 && !cut) continue
@@ -61,9 +62,16 @@ export function segments(r: ContextReport): Segment[] {
   return out
 }
 
-/** Everything left out or cut: the layers' items in layer order, then the history. */
+/**
+ * Everything left out or cut: the tools not sent (an MCP server's, when
+ * they did not all fit or passed the provider's limit on their number),
+ * the layers' items in layer order, then the history.
+ */
 export function leftOutEntries(r: ContextReport): LeftOutEntry[] {
   const out: LeftOutEntry[] = []
+  for (const o of r.toolsLeftOut ?? []) {
+    out.push({ layer: 'tools', kind: o.kind, id: o.id, title: o.title, reason: o.reason, kept: o.kept, total: o.total, unit: o.unit, count: 0 })
+  }
   for (const u of r.layers) {
     for (const o of u.leftOut) {
       out.push({
