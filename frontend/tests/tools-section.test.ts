@@ -94,3 +94,53 @@ describe('ToolsSection', () => {
     expect(w.get('[data-test="tools-server-filesystem"] [data-test="tools-state"]').text()).toBe('準備完了（ツール 2 個）')
   })
 })
+
+describe('ToolServerForm', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    setActivePinia(createPinia())
+    bound.List.mockResolvedValue([] as never)
+  })
+
+  it('adds a stdio server typed by hand, arguments one per line and env as NAME=value', async () => {
+    bound.Save.mockResolvedValue([ready] as never)
+    const w = mount(ToolsSection, { global: { plugins: [testI18n()] } })
+    await flushPromises()
+    await w.get('[data-test="tools-add"]').trigger('click')
+    await w.get('[data-test="tools-form-name"]').setValue('filesystem')
+    await w.get('[data-test="tools-form-command"]').setValue('npx')
+    await w.get('[data-test="tools-form-args"]').setValue('-y\n@modelcontextprotocol/server-filesystem\n/home/me/文書\n')
+    await w.get('[data-test="tools-form-env"]').setValue('API_KEY=abc=def\n')
+    await w.get('[data-test="tools-form"]').trigger('submit')
+    await flushPromises()
+    const [cfg, prev] = bound.Save.mock.calls[0] as unknown as [Record<string, unknown>, string]
+    expect(prev).toBe('')
+    expect(cfg).toMatchObject({ name: 'filesystem', transport: 'stdio', command: 'npx', url: '',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me/文書'], env: { API_KEY: 'abc=def' } })
+    expect(w.find('[data-test="tools-form"]').exists()).toBe(false)
+    expect(w.find('[data-test="tools-server-filesystem"]').exists()).toBe(true)
+  })
+
+  it('adds a URL with headers, and says why when a line cannot be read or the backend refuses', async () => {
+    const w = mount(ToolsSection, { global: { plugins: [testI18n()] } })
+    await flushPromises()
+    await w.get('[data-test="tools-add"]').trigger('click')
+    await w.get('[data-test="tools-form-http"]').setValue(true)
+    await w.get('[data-test="tools-form-name"]').setValue('github')
+    await w.get('[data-test="tools-form-url"]').setValue('https://api.githubcopilot.com/mcp/')
+    await w.get('[data-test="tools-form-headers"]').setValue('Authorization Bearer x')
+    await w.get('[data-test="tools-form"]').trigger('submit')
+    await flushPromises()
+    expect(bound.Save).not.toHaveBeenCalled()
+    expect(w.get('[data-test="tools-form-error"]').text()).toContain('Authorization Bearer x')
+    await w.get('[data-test="tools-form-headers"]').setValue('Authorization: Bearer x')
+    bound.Save.mockRejectedValue('the url must be http or https')
+    await w.get('[data-test="tools-form"]').trigger('submit')
+    await flushPromises()
+    const [cfg] = bound.Save.mock.calls[0] as unknown as [Record<string, unknown>]
+    expect(cfg).toMatchObject({ transport: 'http', url: 'https://api.githubcopilot.com/mcp/', command: '',
+      headers: { Authorization: 'Bearer x' } })
+    expect(w.get('[data-test="tools-form-error"]').text()).toContain('http or https')
+    expect(w.find('[data-test="tools-form"]').exists()).toBe(true)
+  })
+})

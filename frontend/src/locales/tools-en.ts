@@ -5,6 +5,20 @@ import type ja from './tools-ja'
 // tools-ja.ts.
 const tools: typeof ja = {
   mcpTools: {
+    form: {
+      add: 'Add a server…',
+      name: 'Name',
+      stdio: 'A command (stdio)',
+      http: 'A URL (streamable HTTP)',
+      command: 'Command',
+      args: 'Arguments, one per line',
+      env: 'Environment, NAME=value per line',
+      cwd: 'Working folder (optional)',
+      headers: 'Headers, Name: value per line',
+      save: 'Add',
+      cancel: 'Cancel',
+      badLine: 'This line has no separator: {line}',
+    },
     title: 'Tools (MCP)',
     intro: 'Add your own MCP servers (files, GitHub, a browser, a database…) and the model can use their tools during a chat. Paste the JSON you already have: Claude Desktop / Cursor mcpServers, VS Code servers, Claude Code .mcp.json.',
     pastePlaceholder: 'Paste the mcpServers JSON here',

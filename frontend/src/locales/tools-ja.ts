@@ -3,6 +3,20 @@
 // with tools-en.ts.
 const tools = {
   mcpTools: {
+    form: {
+      add: 'サーバーを追加…',
+      name: '名前',
+      stdio: 'コマンド（stdio）',
+      http: 'URL（Streamable HTTP）',
+      command: 'コマンド',
+      args: '引数（1 行に 1 つ）',
+      env: '環境変数（1 行に 名前=値）',
+      cwd: '作業フォルダー（任意）',
+      headers: 'ヘッダー（1 行に 名前: 値）',
+      save: '追加',
+      cancel: 'キャンセル',
+      badLine: '区切りのない行があります: {line}',
+    },
     title: 'ツール (MCP)',
     intro: '自分の MCP サーバー（ファイル、GitHub、ブラウザ、データベースなど）を追加すると、チャット中にモデルがそのツールを使えます。Claude Desktop・Cursor の mcpServers、VS Code の servers、Claude Code の .mcp.json をそのまま貼り付けられます。',
     pastePlaceholder: 'mcpServers の JSON を貼り付け',
