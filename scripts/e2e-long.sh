@@ -86,10 +86,19 @@ key_ms() {
 # key_in LABEL: a key typed into the message box must show within KEY_MS,
 # or three times what it took before any long message was open (a machine
 # busy with other work is slow with or without them).
+# A key slower than the limit is typed once more: a window that is frozen
+# (the fault this guards against held it 14–37 s) is slow both times, while
+# one slow key on a machine busy with other tests is not a freeze.
 key_in() {
   key_ms
-  local limit=$((3 * BEFORE_MS > KEY_MS ? 3 * BEFORE_MS : KEY_MS))
-  say "$1: a key typed in the message box showed after ${KEY_SHOWN} ms (limit ${limit} ms)"
+  local limit=$((3 * BEFORE_MS > KEY_MS ? 3 * BEFORE_MS : KEY_MS)) first
+  if [ "$KEY_SHOWN" -lt 0 ] || [ "$KEY_SHOWN" -gt "$limit" ]; then
+    first=$KEY_SHOWN
+    key_ms
+    say "$1: a typed key showed after ${first} ms, the next after ${KEY_SHOWN} ms (limit ${limit} ms)"
+  else
+    say "$1: a key typed in the message box showed after ${KEY_SHOWN} ms (limit ${limit} ms)"
+  fi
   [ "$KEY_SHOWN" -ge 0 ] && [ "$KEY_SHOWN" -le "$limit" ] || { shot "fail-key"; fail "$1: a typed key took ${KEY_SHOWN} ms to show"; }
 }
 # open_session TITLE: clicks the chat of that title in the list.
