@@ -41,14 +41,25 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		s.fail(t, em, err, "")
 		return
 	}
+	// The chat's own settings, as stored now: a change applies from the
+	// next turn.
+	if t.chat, err = s.db.SessionSettings(ctx, t.SessionID); err != nil {
+		s.fail(t, em, err, "")
+		return
+	}
+	set = applyChat(set, t.chat)
 	counter := s.counts.wrap(counterFor(t.Model))
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil, KBDomain: t.kbDomain}
-	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem),
-		s.toolTokens(counter, t.Model, t.requester != nil), s.layers, q, history)
+	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil,
+		KBDomain: firstNonEmpty(t.kbDomain, t.chat.KBDomain)}
+	built, err := buildContextWith(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem), t.chat.SystemPrompt,
+		s.toolTokens(counter, t.Model, t.requester != nil), s.layersFor(t.chat), q, history)
 	if err != nil {
 		s.fail(t, em, err, "")
 		return
+	}
+	if built.Report.SystemCut {
+		s.log.Warn("the chat's system prompt was cut to fit", "session", t.SessionID, "sent", built.Report.System, "full", built.Report.SystemFull)
 	}
 	if built.Dropped > 0 || len(built.Trimmed) > 0 {
 		s.log.Info("context trimmed to the budget", "session", t.SessionID, "dropped_messages", built.Dropped,

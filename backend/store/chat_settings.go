@@ -31,6 +31,10 @@ type ChatSettings struct {
 	// LayersOff names the context layers this chat does without
 	// (LayerKnowledge, LayerNotes, LayerKB, LayerMemory).
 	LayersOff []string `json:"layersOff,omitempty"`
+	// KBDomain keeps the knowledge-base layer to one top-level folder of
+	// the knowledge base ("" = all of it); an assistant's preferred folder
+	// is copied here.
+	KBDomain string `json:"kbDomain,omitempty"`
 }
 
 // The context layers a chat can switch off (ChatSettings.LayersOff): the
@@ -74,6 +78,10 @@ func (s ChatSettings) Check() string {
 			p = append(p, fmt.Sprintf("%q is not a context layer a chat can switch off", l))
 		}
 	}
+	if s.KBDomain != "" && (s.KBDomain == "." || s.KBDomain == ".." || len(s.KBDomain) > 255 ||
+		strings.ContainsFunc(s.KBDomain, func(r rune) bool { return r == '/' || r == '\\' || r < 0x20 || r == 0x7f })) {
+		p = append(p, fmt.Sprintf("%q is not a top-level folder name", s.KBDomain))
+	}
 	if strings.ContainsRune(s.Model, '\n') {
 		p = append(p, "the model has a line break")
 	}
@@ -103,7 +111,7 @@ func (s ChatSettings) LayerOff(name string) bool {
 // IsZero reports whether every setting is the default.
 func (s ChatSettings) IsZero() bool {
 	return strings.TrimSpace(s.SystemPrompt) == "" && s.Model == "" && s.Temperature == nil && s.TopP == nil &&
-		s.MaxOutputTokens == 0 && len(s.LayersOff) == 0
+		s.MaxOutputTokens == 0 && len(s.LayersOff) == 0 && s.KBDomain == ""
 }
 
 // Encode is s as stored: "" for all defaults, else JSON.
