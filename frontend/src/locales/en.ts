@@ -512,6 +512,7 @@ const en: typeof ja = {
     historyLeftOut: 'The oldest message of the conversation | The oldest {n} messages of the conversation',
     more: '… and {n} more',
     layer: {
+      system: 'This chat’s system prompt',
       knowledge: 'Learned knowledge',
       notes: 'Notes index',
       pinned_notes: 'Pinned notes',

@@ -509,6 +509,7 @@ export default {
     historyLeftOut: '古い会話 {n} 件',
     more: '…ほか {n} 件',
     layer: {
+      system: 'このチャットのシステムプロンプト',
       knowledge: '学習した知識',
       notes: 'ノート一覧',
       pinned_notes: 'ピン留めノート',
