@@ -3,6 +3,7 @@ import errors from './errors-en'
 import fatal from './fatal-en'
 import kbText from './kb-en'
 import interopText from './interop-en'
+import assistantsText from './assistants-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
 const en: typeof ja = {
@@ -531,6 +532,8 @@ const en: typeof ja = {
   },
   kbDrop: kbText.kbDrop,
   interop: interopText.interop,
+  assistants: assistantsText.assistants,
+  chatSettings: assistantsText.chatSettings,
   learnedDoc: interopText.learnedDoc,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {

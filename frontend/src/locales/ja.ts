@@ -2,6 +2,7 @@ import errors from './errors-ja'
 import fatal from './fatal-ja'
 import kbText from './kb-ja'
 import interopText from './interop-ja'
+import assistantsText from './assistants-ja'
 
 // Japanese UI strings. en.ts must have the same keys (its type is checked against this file).
 export default {
@@ -528,6 +529,8 @@ export default {
   },
   kbDrop: kbText.kbDrop,
   interop: interopText.interop,
+  assistants: assistantsText.assistants,
+  chatSettings: assistantsText.chatSettings,
   learnedDoc: interopText.learnedDoc,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {
