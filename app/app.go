@@ -16,6 +16,7 @@ import (
 
 	"playchat/backend/apperr"
 	"playchat/backend/core"
+	"playchat/backend/mcpclient"
 )
 
 // Version is the app version shown in the UI; set by main.
@@ -45,6 +46,8 @@ type App struct {
 	disc discordState
 	// interop is the MCP server over HTTP for other tools (interop_service.go).
 	interop interopState
+	// approvals are the MCP tool calls waiting for a click (tools_service.go).
+	approvals *mcpclient.Approvals
 
 	// trim returns unused memory, in this process and the web process,
 	// once the window has gone quiet (idle_trim.go); each release the web
@@ -59,7 +62,7 @@ type App struct {
 
 // New returns an App that will open the core with opts at start-up.
 func New(opts core.Options) *App {
-	return &App{opts: opts, selfTestReports: make(chan string, 4), domReadies: make(chan struct{}, 4),
+	return &App{opts: opts, approvals: mcpclient.NewApprovals(), selfTestReports: make(chan string, 4), domReadies: make(chan struct{}, 4),
 		trim:        idleTrim{delay: IdleTrimDelay, interval: IdleTrimInterval, run: trimMemory},
 		webReleased: make(chan WebRelease, 1), startDone: make(chan struct{})}
 }
@@ -83,6 +86,10 @@ func (a *App) Startup(ctx context.Context) {
 	opts := a.opts
 	opts.Exclusive = true
 	opts.OnBackgroundPanic = a.reportBackgroundPanic // background.go: one toast per failing job
+	opts.OnMCPChange = a.toolsChanged                // tools_service.go: the rows refresh
+	if opts.Version == "" {
+		opts.Version = Version
+	}
 	c, err := core.Open(ctx, opts)
 	if errors.Is(err, core.ErrAlreadyRunning) {
 		// Another window (in another desktop session, where the D-Bus
@@ -127,6 +134,9 @@ func (a *App) Startup(ctx context.Context) {
 	go a.startDesktop(ctx, c)
 	// The MCP server over HTTP, when switched on (interop_service.go).
 	go a.startInterop(c)
+	// The user's own MCP servers (tools_service.go), in the background: a
+	// server still starting is simply not offered yet. Close stops them.
+	go a.startTools(c)
 }
 
 func (a *App) setStartErr(err error) {
@@ -188,7 +198,7 @@ func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
 		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a},
-		&InteropService{a}, &AssistantService{a}}
+		&InteropService{a}, &ToolsService{a}, &AssistantService{a}}
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,17 +10,8 @@ import (
 
 	"playchat/backend/apiserver"
 	"playchat/backend/interop"
+	"playchat/internal/testnet"
 )
-
-func freeTCPPort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 // Switching the servers on in Settings starts them with fresh tokens; the
 // overview shows where they run and configurations that name them; a new
@@ -40,7 +30,7 @@ func TestInteropServersFollowTheSettings(t *testing.T) {
 	if o.HTTP.Running || o.API.Running || o.Token != "" || len(o.Configs) != 4 {
 		t.Fatalf("before switching on: %+v", o)
 	}
-	mcpPort, apiPort := freeTCPPort(t), freeTCPPort(t)
+	mcpPort, apiPort := testnet.FreePort(t), testnet.FreePort(t)
 	if _, err := (&SettingsService{a}).Save(SettingsUpdate{Values: map[string]string{
 		"MCP_HTTP_ENABLED": "true", "MCP_HTTP_PORT": strconv.Itoa(mcpPort),
 		"API_SERVER_ENABLED": "true", "API_SERVER_PORT": strconv.Itoa(apiPort),

@@ -57,6 +57,7 @@ func ask(ctx context.Context, args []string, env Env) error {
 	}
 	defer c.Close() // waits for the background summary
 	c.ReconcileKB(ctx)
+	startMCP(ctx, c) // the enabled MCP servers' tools, as the window offers them
 
 	req := chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}
 	if err := set.apply(ctx, c, &req); err != nil {

@@ -72,6 +72,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = mcpCmd(ctx, args[1:], raw)
 	case "serve":
 		err = serveCmd(ctx, args[1:], env)
+	case "tools":
+		err = toolsCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -160,6 +162,10 @@ Usage:
                                              an OpenAI-compatible API (/v1/models, /v1/chat/completions) on
                                              127.0.0.1 (--listen 0.0.0.0 serves the local network); every
                                              request needs the token (API_SERVER_TOKEN or PLAYCHAT_API_TOKEN)
+  playchat tools import [--skip-refused] FILE
+                                             add MCP servers from a Claude Desktop / Cursor / Claude Code
+                                             (mcpServers) or VS Code (servers) JSON file; - reads stdin
+  playchat tools list [--json] [--no-start]  the MCP servers, their state, tools and the names sent to the model
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

@@ -13,6 +13,10 @@ import (
 const cliArgsEnv = "CLI_TEST_RUN"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(cliMCPEnv) != "" {
+		runFakeMCP()
+		os.Exit(0)
+	}
 	if os.Getenv(cliArgsEnv) != "" {
 		args := os.Args[1:]
 		for i, a := range args {

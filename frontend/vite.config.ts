@@ -56,5 +56,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['tests/**/*.test.ts'],
     setupFiles: ['tests/setup.ts'],
+    // A safety net only, never a speed check (those are benchmarks): on a
+    // loaded 2-core machine a test rendering hundreds of messages or every
+    // highlight.js language passed 5 s, vitest's default.
+    testTimeout: 30_000,
   },
 })

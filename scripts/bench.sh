@@ -6,6 +6,7 @@
 #  - idle memory (PSS) of the app and its WebKit processes with a 1,000-message session open
 #  - search across chats, learned-knowledge layer, reminder firing delay, Markdown streaming
 #  - knowledge-base relevance of context layer 3 on the corpus evaluation set
+#  - query_kb at 45,000 documents through MCP and the API beside a direct call
 #  - start-up with a 1,000-message session: window mapped, sidebar painted, usable
 #  - idle CPU and wake-ups with 1,000 pending reminders
 set -euo pipefail
@@ -21,6 +22,10 @@ go test -p 1 -run '^$' -bench BenchmarkMessageSearch100k -benchtime 1x ./backend
 go test -p 1 -run '^$' -bench LayerOne -benchtime 20x ./backend/knowledge/ | tee -a "$OUT" >&2
 # context layer 3 on the knowledge-base evaluation set (issue 22; indexes ../shared/corpus, ~30 s)
 go test -p 1 -run '^$' -bench KBRelevance -benchtime 1x ./backend/kb/ | tee -a "$OUT" >&2
+# query_kb at 45,000 documents: direct, the tool layer, MCP (in memory and over
+# HTTP), and a playchat/ alias turn through the OpenAI-compatible API (issue 23;
+# indexes 45,000 copies of corpus documents first, a few minutes)
+go test -p 1 -run '^$' -bench QueryKB -benchtime 50x -timeout 60m ./backend/interop/ -args -interop.docs=45000 | tee -a "$OUT" >&2
 # a reminder's notification after its due time, on a private D-Bus (issue 10)
 go test -p 1 -run '^$' -bench FiringDelay -benchtime 5x ./backend/reminders/desktop/ | tee -a "$OUT" >&2
 # rendering a 10,000-character reply with math and code in 500 streamed steps (issue 12)
@@ -111,6 +116,11 @@ printf '| %-58s | %-22s |\n' "KB layer 3: same, 8k-token model's budget (was 0.3
 printf '| %-58s | %-22s |\n' "KB layer 3: no-answer turns given KB text (was 0.344)" "$(metric KBRelevance false-attach)"
 printf '| %-58s | %-22s |\n' "KB layer 3: tokens, computed-vs-methods question (of 6553)" "$(metric KBRelevance computed-tokens)"
 printf '| %-58s | %-22s |\n' "KB layer 3: build time per message (median, corpus)" "$(metric KBRelevance ms/message) ms"
+# The seed's scanner took about 1.1 s per query at 44,864 documents.
+for way in direct tool mcp mcp-http api-alias-turn; do
+  printf '| %-58s | %-22s |\n' "query_kb, 45,000 docs, $way: p50 / p95 (seed: ~1100)" \
+    "$(metric "QueryKB/$way/" p50-ms) / $(metric "QueryKB/$way/" p95-ms) ms"
+done
 [ -n "$MD" ] && echo "  markdown (vitest bench): $MD"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app process alone (target <= 100 MiB)" "${APP_PSS} MiB"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app + WebKit, 1,000-message session open" "${PSS%% (*}" && echo "  (${PSS#*(}"

@@ -22,10 +22,16 @@ start_app
 
 send "math please"
 wait_for "the reply to be stored" bash -c "[ \"\$(sqlite3 -readonly '$WORK/data/playchat.db' \"SELECT count(*) FROM messages WHERE role='assistant' AND status='complete'\")\" = 1 ]"
-sleep 3 # mermaid loads lazily once the fence has closed
-shot 01-reply
-ocr "$ART/01-reply.png"
-txt=$(cat "$WORK/ocr.txt")
+# Mermaid loads lazily once the fence has closed, and draws later still on
+# a loaded machine: wait (up to 60 s) until the diagram's source has given
+# way to the drawing, then check everything on that screen.
+for _ in $(seq 30); do
+  sleep 2
+  shot 01-reply
+  ocr "$ART/01-reply.png"
+  txt=$(cat "$WORK/ocr.txt")
+  grep -qF 'graph LR' <<<"$txt" || break
+done
 for raw in '$$' '\frac' '\sqrt' '\(' 'graph LR' -- '-->'; do
   [ "$raw" = -- ] && continue
   grep -qF -- "$raw" <<<"$txt" && { echo "$txt" >&2; fail "raw source \"$raw\" is visible: the reply was not rendered"; }

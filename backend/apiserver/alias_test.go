@@ -169,3 +169,36 @@ func TestASessionRequestIsStoredAndContinued(t *testing.T) {
 	wantOpenAIError(t, e.do(t, "POST", "/v1/chat/completions", map[string]any{"model": "playchat/openai/fake-chat",
 		"messages": []map[string]string{{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}}}, ""), http.StatusBadRequest, "api.lastNotUser")
 }
+
+// The notes reach a playchat/ turn only while INTEROP_SHARE_NOTES is on, as
+// over MCP: off (the default), the notes index is not in the model's context.
+func TestAnAliasUsesTheNotesOnlyWhenTheyAreShared(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	if _, err := e.c.Notes.Create(context.Background(), "ヒミツの買い物メモ", "卵と牛乳", ""); err != nil {
+		t.Fatal(err)
+	}
+	ask := func() string {
+		body := map[string]any{"model": "playchat/openai/fake-chat",
+			"messages": []map[string]string{{"role": "user", "content": "こんにちは"}}}
+		resp := e.do(t, "POST", "/v1/chat/completions", body, "")
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		resp.Body.Close()
+		reqs := e.fake.ChatRequests()
+		var all strings.Builder
+		for _, m := range reqs[len(reqs)-1].Messages {
+			all.WriteString(m.Content)
+		}
+		return all.String()
+	}
+	if got := ask(); strings.Contains(got, "ヒミツの買い物メモ") {
+		t.Fatalf("the notes reached the model while not shared: %.400s", got)
+	}
+	if err := e.c.SaveSettings(context.Background(), map[string]string{"INTEROP_SHARE_NOTES": "true"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := ask(); !strings.Contains(got, "ヒミツの買い物メモ") {
+		t.Fatalf("the shared notes did not reach the model: %.400s", got)
+	}
+}

@@ -122,7 +122,7 @@ func (s *Server) alias(ctx context.Context, req *completionRequest, model string
 		return s.storedTurn(ctx, req, model, system, history[len(history)-1].Content, p)
 	}
 	ans, err := s.o.Chat.Answer(ctx, chat.AnswerRequest{Model: model, History: history, ExtraSystem: system,
-		Purpose: llm.PurposeAPITurn, KBDomain: req.KBDomain}, p.delta)
+		Purpose: llm.PurposeAPITurn, KBDomain: req.KBDomain, NoNotes: !s.shareNotes()}, p.delta)
 	if err != nil {
 		if errors.Is(err, chat.ErrNoQuestion) {
 			s.record(ctx, req.Model, err, start)
@@ -149,7 +149,7 @@ func (s *Server) storedTurn(ctx context.Context, req *completionRequest, model s
 		}
 	})
 	turn, err := s.o.Chat.Start(ctx, chat.TurnRequest{SessionID: sessionID, Text: text, Model: model, ExtraSystem: system,
-		Purpose: llm.PurposeAPITurn, KBDomain: req.KBDomain}, em)
+		Purpose: llm.PurposeAPITurn, KBDomain: req.KBDomain, NoNotes: !s.shareNotes()}, em)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) && sessionID != "" {
 			err = apperr.Wrap(apperr.APISessionNotFound, err, map[string]any{"id": sessionID})
@@ -253,3 +253,6 @@ func randomID() string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// shareNotes is Options.ShareNotes (false when unset).
+func (s *Server) shareNotes() bool { return s.o.ShareNotes != nil && s.o.ShareNotes() }

@@ -10,17 +10,8 @@ import (
 
 	"playchat/backend/apiserver"
 	"playchat/backend/core"
+	"playchat/internal/testnet"
 )
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 func getModels(url string) (int, error) {
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url+"/models", nil)
@@ -42,7 +33,7 @@ func TestRunnerStartsMovesAndStopsWithTheSettings(t *testing.T) {
 		lans = append(lans, lan)
 		return e.c.APIServer(core.APIServerOptions{Token: func() string { return testToken }, AnyHost: lan}), nil
 	}
-	port := freePort(t)
+	port := testnet.FreePort(t)
 	if err := r.Apply(true, "", port, handler); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +55,7 @@ func TestRunnerStartsMovesAndStopsWithTheSettings(t *testing.T) {
 		t.Fatalf("a second Apply with the same settings: %v, %d handlers built", err, len(lans))
 	}
 	// The local-network mode on another port: a new handler that accepts any Host.
-	port2 := freePort(t)
+	port2 := testnet.FreePort(t)
 	if err := r.Apply(true, "0.0.0.0", port2, handler); err != nil {
 		t.Fatal(err)
 	}

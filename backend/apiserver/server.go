@@ -67,6 +67,10 @@ type Options struct {
 	// KBDomains lists the knowledge base's top-level folders, which
 	// x_playchat_kb_domain must name; nil refuses every domain.
 	KBDomains func(ctx context.Context) ([]string, error)
+	// ShareNotes reports whether playchat/ turns may use the shared notes
+	// (INTEROP_SHARE_NOTES, asked per request; nil: never) — notes reach
+	// other tools only when the user says so, as over MCP.
+	ShareNotes func() bool
 	// Log records in api_logs the requests that fail before any LLM call
 	// (a bad body, an unknown model), so every request the API answered
 	// shows in the Logs panel; nil records none. The LLM client records

@@ -35,6 +35,8 @@ type AnswerRequest struct {
 	// KBDomain limits the knowledge-base layer to one top-level folder
 	// (layer.Query.KBDomain); "" uses the whole knowledge base.
 	KBDomain string
+	// NoNotes leaves the shared notes out of the context (layer.Query.NoNotes).
+	NoNotes bool
 }
 
 // Answer is what an Answer call produced.
@@ -111,7 +113,7 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, onDelta func(st
 
 	counter := s.counts.wrap(counterFor(model))
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := layer.Query{LatestUser: latest, Model: model, KBDomain: req.KBDomain}
+	q := layer.Query{LatestUser: latest, Model: model, KBDomain: req.KBDomain, NoNotes: req.NoNotes}
 	built, err := buildContext(tctx, counter, budget, withExtra(BasePrompt(s.clock()), req.ExtraSystem), 0, s.layers, q, history)
 	ans.Context = built.Report
 	if err != nil {

@@ -61,7 +61,12 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 	counter := s.counts.wrap(counterFor(model))
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true, KBDomain: cs.KBDomain}
-	built, err := buildContextWith(ctx, counter, budget, BasePrompt(s.clock()), cs.SystemPrompt, s.toolTokens(counter, model, false), s.layersFor(cs), q, history)
+	tc := s.chooseTools(counter, budget, model, false)
+	built, err := buildContextWith(ctx, counter, budget, BasePrompt(s.clock()), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
+	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
+	if built.Report.ToolsLeftOut == nil {
+		built.Report.ToolsLeftOut = []layer.Omission{}
+	}
 	if err != nil {
 		if apperr.CodeOf(err) == apperr.ChatTooLongForModel {
 			return built.Report, nil

@@ -37,6 +37,14 @@ type ContextReport struct {
 	// (their JSON schemas; about 1k tokens for playchat's own), 0 when none
 	// are offered (issue 22: the meter left them out).
 	Tools int `json:"tools"`
+	// ToolsSent is how many tool definitions were sent.
+	ToolsSent int `json:"toolsSent"`
+	// ToolsLeftOut are the user's MCP tools not sent because their schemas
+	// did not fit the tools' share of the context or the provider's limit
+	// on the number of tools (Kind "tool", Reason "budget" or
+	// "tool_count"; ID is the name sent to the model, Title the server and
+	// the real name).
+	ToolsLeftOut []layer.Omission `json:"toolsLeftOut"`
 	// Message is the newest user message's size (for a preview, the
 	// draft's).
 	Message int `json:"message"`
@@ -69,7 +77,7 @@ type HistoryUsage struct {
 // LeftOutCount is the number of items left out or cut in the report, the
 // left-out history messages counted as one entry.
 func (r ContextReport) LeftOutCount() int {
-	n := 0
+	n := len(r.ToolsLeftOut)
 	for _, u := range r.Layers {
 		n += len(u.LeftOut) + u.LeftOutMore
 	}

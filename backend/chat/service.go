@@ -166,6 +166,9 @@ type TurnRequest struct {
 	// session, record the assistant ChatSettings were copied from (0: none).
 	AssistantID      int64
 	AssistantVersion int
+	// NoNotes leaves the shared notes out of the turn: their layers add
+	// nothing and the notes tools are not offered (layer.Query.NoNotes).
+	NoNotes bool
 }
 
 // Turn is one running (or finished) turn.
@@ -189,11 +192,17 @@ type Turn struct {
 	writer *replyWriter
 	// purpose and kbDomain are TurnRequest.Purpose and KBDomain.
 	purpose, kbDomain string
+	// noNotes is TurnRequest.NoNotes.
+	noNotes bool
 	// noTools offers the turn no tools (an Answer: tools write).
 	noTools bool
 	// chat is the session's own settings, read when the turn starts
 	// running (run).
 	chat store.ChatSettings
+	// tools are the definitions chosen for the turn's requests
+	// (chooseTools), once toolsChosen.
+	tools       []llm.Tool
+	toolsChosen bool
 }
 
 // Result is how a turn ended.
@@ -296,7 +305,7 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	return s.launch(req.TurnID, sess.ID, model, user, newSession, set, em,
 		func(t *Turn) { t.requester = req.Requester },
 		func(t *Turn) { t.extraSystem = req.ExtraSystem },
-		func(t *Turn) { t.purpose, t.kbDomain = req.Purpose, req.KBDomain })
+		func(t *Turn) { t.purpose, t.kbDomain, t.noNotes = req.Purpose, req.KBDomain, req.NoNotes })
 }
 
 // startChat stores a new chat's own settings and the assistant they came

@@ -2,16 +2,21 @@ package chat
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	openai "github.com/sashabaranov/go-openai"
+
 	"playchat/backend/apperr"
 	"playchat/backend/event"
+	"playchat/backend/layer"
 	"playchat/backend/llm"
 	"playchat/backend/store"
 	"playchat/backend/tokens"
@@ -86,7 +91,11 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
 			Purpose: purpose, Temperature: f32(t.chat.Temperature), TopP: f32(t.chat.TopP)}
 		if toolsOn && round < maxRounds {
-			if defs := s.toolDefs(t.requester != nil); len(defs) > 0 {
+			defs := t.tools
+			if !t.toolsChosen {
+				defs = s.toolDefs(t.requester != nil || t.noNotes)
+			}
+			if len(defs) > 0 {
 				req.Tools = defs
 			}
 		}
@@ -193,7 +202,8 @@ func cutBytes(s string, n int) string {
 
 // runToolCalls appends the assistant's tool-call message and one tool
 // message per call, running the complete calls and reporting truncated ones.
-func (s *Service) runToolCalls(ctx context.Context, t *Turn, msgs []llm.Message, res llm.StreamResult, r *reply, em event.Emitter) []llm.Message {
+func (s *Service) runToolCalls(ctx context.Context, t *Turn, msgs []llm.Message, res llm.StreamResult, r *reply, em event.Emitter) (out []llm.Message) {
+	defer func() { out = msgs }()
 	calls := append([]llm.ToolCall(nil), res.ToolCalls...)
 	for _, tc := range res.Truncated {
 		tc.Function.Arguments = "{}" // keep the request valid; the call is not run
@@ -201,10 +211,24 @@ func (s *Service) runToolCalls(ctx context.Context, t *Turn, msgs []llm.Message,
 	}
 	msgs = append(msgs, llm.Message{Role: store.RoleAssistant, Content: res.Text, ToolCalls: calls})
 
+	var images []openai.ChatMessagePart
 	for _, call := range res.ToolCalls {
-		content := s.runTool(ctx, t, call, r, em)
+		content, imgs := s.runTool(ctx, t, call, r, em)
 		msgs = append(msgs, llm.Message{Role: "tool", ToolCallID: call.ID, Name: call.Function.Name, Content: content})
+		for _, im := range imgs {
+			images = append(images, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL,
+				ImageURL: &openai.ChatMessageImageURL{URL: "data:" + im.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)}})
+		}
 	}
+	defer func() {
+		// Tool messages carry text only: the images the tools returned
+		// follow them as one user message of image parts.
+		if len(images) > 0 {
+			parts := append([]openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText,
+				Text: fmt.Sprintf("The %d image(s) returned by the tool calls above:", len(images))}}, images...)
+			msgs = append(msgs, llm.Message{Role: store.RoleUser, MultiContent: parts})
+		}
+	}()
 	for _, call := range res.Truncated {
 		msg := fmt.Sprintf("error: the arguments of this %s call were cut off before they were complete "+
 			"(finish_reason %q), so it was not run. Send the call again with shorter arguments.",
@@ -221,7 +245,7 @@ func (s *Service) runToolCalls(ctx context.Context, t *Turn, msgs []llm.Message,
 
 // runTool runs one call and returns the content for the model. Errors and
 // panics become an "error: …" result; they never abort the turn.
-func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *reply, em event.Emitter) string {
+func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *reply, em event.Emitter) (string, []tools.Image) {
 	name := call.Function.Name
 	args := json.RawMessage(call.Function.Arguments)
 	if len(strings.TrimSpace(call.Function.Arguments)) == 0 {
@@ -232,6 +256,9 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 		ok = false // never offered to this turn: refused as unknown
 	}
 	act := event.ToolActivity{ID: call.ID, Name: name, Label: s.toolLabel(name), Status: "running"}
+	if ok && tool.Server != "" {
+		act.Server = tool.Server
+	}
 	if ok && tool.Detail != nil {
 		act.Detail = tool.Detail(args)
 	}
@@ -258,6 +285,13 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 	}
 	content := res.Content
 	act.Status = "done"
+	if err == nil && res.IsError {
+		// The tool answered, saying it failed: its text goes to the model
+		// as it is, and the activity shows an error.
+		act.Status = "error"
+		why := apperr.InfoOf(apperr.New(apperr.ToolFailed, map[string]any{"detail": clipRunes(content, 200)}))
+		act.Error = &why
+	}
 	if err != nil {
 		act.Status = "error"
 		content = "error: " + err.Error()
@@ -272,7 +306,7 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 	if r := []rune(content); len(r) > MaxToolResultRunes {
 		content = string(r[:MaxToolResultRunes]) + fmt.Sprintf("\n…(truncated: %d of %d characters shown)", MaxToolResultRunes, len(r))
 	}
-	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result, Error: act.Error}})
+	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result, Server: act.Server, Error: act.Error}})
 	r.activity = append(r.activity, act)
 	r.activity = append(r.activity, extra...)
 	if err == nil && res.NotesUpdated {
@@ -284,7 +318,10 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 		r.addSources(res.Sources)
 		em.Emit(event.Event{Type: event.Sources, Value: append([]event.Source(nil), r.sources...)})
 	}
-	return content
+	if err != nil {
+		return content, nil
+	}
+	return content, res.Images
 }
 
 // addSources appends the pages not cited yet (by URL).
@@ -304,8 +341,13 @@ func (r *reply) addSources(ss []event.Source) {
 }
 
 func (s *Service) callTool(ctx context.Context, tool tools.Tool, call tools.Call) (res tools.Result, err error) {
-	ctx, cancel := context.WithTimeout(ctx, toolTimeout)
-	defer cancel()
+	if tool.Server == "" {
+		// A user's MCP server has its own timeout, which progress
+		// notifications extend (backend/mcpclient).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, toolTimeout)
+		defer cancel()
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("tool panicked", "tool", tool.Name, "panic", p, "stack", string(debug.Stack()))
@@ -329,8 +371,13 @@ func mayRejectTools(err error) bool {
 
 func (s *Service) toolLabel(name string) string {
 	if s.tools != nil {
-		if t, ok := s.tools.Get(name); ok && t.Label != "" {
-			return t.Label
+		if t, ok := s.tools.Get(name); ok {
+			switch {
+			case t.Label != "":
+				return t.Label
+			case t.RealName != "":
+				return t.RealName
+			}
 		}
 	}
 	return name
@@ -348,22 +395,82 @@ func (s *Service) toolDefs(outside bool) []llm.Tool {
 	return s.tools.Definitions()
 }
 
-// toolTokens is what the tool definitions of a turn with model cost in its
-// context (0 when none are offered): their JSON as sent, counted with
-// counter. The context budget and the meter count it with the prompt.
-func (s *Service) toolTokens(counter tokens.Counter, model string, outside bool) int {
-	if s.isToolless(model) {
-		return 0
+// MaxTools is the most tool definitions one request carries (OpenAI's
+// limit is 128; others are lower or equal).
+const MaxTools = 128
+
+// ToolShare caps the optional tools (the user's MCP servers) at this
+// fraction of the input budget; playchat's own tools are always sent.
+const ToolShare = 0.25
+
+// toolChoice is the tools one request carries and what was left out.
+type toolChoice struct {
+	defs    []llm.Tool
+	tokens  int
+	leftOut []layer.Omission
+}
+
+// chooseTools picks the tool definitions a turn with model sends: every
+// tool of playchat's own, then the optional tools (the user's MCP
+// servers) in name order while they fit ToolShare of the input budget and
+// MaxTools — never a request the provider rejects for too many tools. The
+// tokens are the definitions' JSON as sent, counted with counter; the
+// context budget and the meter count them with the prompt.
+func (s *Service) chooseTools(counter tokens.Counter, b Budget, model string, outside bool) toolChoice {
+	var c toolChoice
+	if s.tools == nil || s.tools.Len() == 0 || s.isToolless(model) {
+		return c
 	}
-	defs := s.toolDefs(outside)
-	if len(defs) == 0 {
-		return 0
+	all := s.tools.Offered(!outside)
+	size := func(t tools.Tool) int {
+		bs, err := json.Marshal(tools.Definition(t))
+		if err != nil {
+			return 0
+		}
+		return counter.Count(string(bs))
 	}
-	b, err := json.Marshal(defs)
-	if err != nil {
-		return 0
+	var fixed, optional []tools.Tool
+	for _, t := range all {
+		if t.Optional {
+			optional = append(optional, t)
+		} else {
+			fixed = append(fixed, t)
+		}
 	}
-	return counter.Count(string(b))
+	chosen := append([]tools.Tool(nil), fixed...)
+	for _, t := range fixed {
+		c.tokens += size(t)
+	}
+	room := int(float64(b.Input) * ToolShare)
+	spent := 0
+	for _, t := range optional {
+		title := t.Server + " · " + t.RealName
+		if t.RealName == "" {
+			title = t.Server + " · " + t.Name
+		}
+		if len(chosen) >= MaxTools {
+			c.leftOut = append(c.leftOut, layer.Omission{Kind: layer.KindTool, ID: t.Name, Title: title, Reason: layer.ReasonToolCount})
+			continue
+		}
+		n := size(t)
+		if spent+n > room {
+			c.leftOut = append(c.leftOut, layer.Omission{Kind: layer.KindTool, ID: t.Name, Title: title, Reason: layer.ReasonBudget})
+			continue
+		}
+		spent += n
+		chosen = append(chosen, t)
+	}
+	c.tokens += spent
+	sort.Slice(chosen, func(i, j int) bool { return chosen[i].Name < chosen[j].Name })
+	for _, t := range chosen {
+		c.defs = append(c.defs, tools.Definition(t))
+	}
+	return c
+}
+
+// toolTokens is what the chosen tool definitions cost (chooseTools).
+func (s *Service) toolTokens(counter tokens.Counter, b Budget, model string, outside bool) int {
+	return s.chooseTools(counter, b, model, outside).tokens
 }
 
 func (s *Service) isToolless(model string) bool {

@@ -51,9 +51,20 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	counter := s.counts.wrap(counterFor(t.Model))
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil,
-		KBDomain: firstNonEmpty(t.kbDomain, t.chat.KBDomain)}
+		KBDomain: firstNonEmpty(t.kbDomain, t.chat.KBDomain), NoNotes: t.noNotes}
+	// The tools are chosen once per turn, so every request of it carries
+	// the same ones and the budget counted them.
+	tc := s.chooseTools(counter, budget, t.Model, t.requester != nil || t.noNotes)
+	t.tools, t.toolsChosen = tc.defs, true
 	built, err := buildContextWith(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem), t.chat.SystemPrompt,
-		s.toolTokens(counter, t.Model, t.requester != nil), s.layersFor(t.chat), q, history)
+		tc.tokens, s.layersFor(t.chat), q, history)
+	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
+	if built.Report.ToolsLeftOut == nil {
+		built.Report.ToolsLeftOut = []layer.Omission{}
+	}
+	if len(tc.leftOut) > 0 {
+		s.log.Info("tools left out of the request", "session", t.SessionID, "left_out", len(tc.leftOut), "sent", len(tc.defs))
+	}
 	if err != nil {
 		s.fail(t, em, err, "")
 		return

@@ -30,7 +30,8 @@ func (c *Core) APIServer(o APIServerOptions) *apiserver.Server {
 	return apiserver.New(apiserver.Options{
 		Token: o.Token, LLM: c.LLM, Chat: c.Chat, Log: apiLogSink{c}, Logger: c.Log,
 		AnyHost: o.AnyHost, AllowedOrigins: o.AllowedOrigins,
-		KBDomains: c.KB.Domains,
+		KBDomains:  c.KB.Domains,
+		ShareNotes: func() bool { return c.Config().InteropShareNotes },
 		Models: func(ctx context.Context) ([]string, error) {
 			ms, err := c.Models(ctx)
 			if err != nil {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"playchat/backend/assistant"
 	"playchat/backend/chat"
@@ -23,6 +24,7 @@ import (
 	"playchat/backend/knowledge"
 	"playchat/backend/layer"
 	"playchat/backend/llm"
+	"playchat/backend/mcpclient"
 	"playchat/backend/memory"
 	"playchat/backend/notes"
 	"playchat/backend/redact"
@@ -57,6 +59,10 @@ type Options struct {
 	// OnBackgroundPanic is told about the first panic of each background
 	// job (see Core.Guard); nil only logs them.
 	OnBackgroundPanic guard.Reporter
+	// Version is playchat's version (sent to the user's MCP servers).
+	Version string
+	// OnMCPChange is told when a user's MCP server changes state or tools.
+	OnMCPChange func(server string)
 }
 
 // ErrAlreadyRunning means another playchat window uses the data dir.
@@ -96,6 +102,10 @@ type Core struct {
 	// Reminders stores reminders and offers the model their tools; the
 	// window fires them with StartReminders.
 	Reminders *reminders.Service
+	// MCP runs the user's own MCP servers (issue 24); their tools join
+	// every turn's tools once a server is ready. Nothing runs until
+	// StartMCP (the window and `playchat ask` call it).
+	MCP       *mcpclient.Manager
 	schedMu   sync.Mutex
 	scheduler *reminders.Scheduler
 
@@ -207,6 +217,9 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		c.Close()
 		return nil, err
 	}
+	c.MCP = mcpclient.New(mcpclient.Options{DataDir: dir, Environ: o.Environ, Log: c.Log, Version: o.Version,
+		OnChange: o.OnMCPChange})
+	c.Tools.AddSource(c.MCP)
 	c.Knowledge = knowledge.New(knowledge.Options{DB: db, LLM: c.LLM, Logger: c.Log, Settings: c.knowledgeSettings})
 	if err := c.Tools.Register(knowledge.Tools(c.Knowledge)...); err != nil {
 		c.Close()
@@ -342,6 +355,7 @@ func (c *Core) Close() error {
 	if c.Chat != nil {
 		c.Chat.Shutdown(context.Background())
 	}
+	c.StopMCP(context.Background())
 	if c.Summarizer != nil {
 		c.Summarizer.Wait()
 	}
@@ -444,4 +458,23 @@ func (c *Core) StopReminders() {
 			c.Log.Warn("stop reminders", "err", err)
 		}
 	}
+}
+
+// StartMCP starts the user's enabled MCP servers in the background.
+func (c *Core) StartMCP() error {
+	if c.MCP == nil {
+		return nil
+	}
+	return c.MCP.Start()
+}
+
+// StopMCP stops the user's MCP servers and waits until their process trees
+// are gone (at most 10 s, or until ctx ends). Close calls it.
+func (c *Core) StopMCP(ctx context.Context) {
+	if c.MCP == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c.MCP.Shutdown(ctx)
 }

@@ -57,6 +57,12 @@ type ToolActivity struct {
 	Detail string `json:"detail,omitempty"`
 	Status string `json:"status"`
 	Result string `json:"result,omitempty"`
+	// Server is the user's MCP server the tool belongs to ("" for
+	// playchat's own tools); Label is then the tool's real name.
+	Server string `json:"server,omitempty"`
+	// Approval is true while the call waits for the user's click (allow
+	// once / always for this server / deny) in the activity item.
+	Approval bool `json:"approval,omitempty"`
 	// Error says why a call failed (an apperr.Tool* code, or the tool's own
 	// code); nil unless Status is "error".
 	Error *apperr.Info `json:"error,omitempty"`

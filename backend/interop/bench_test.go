@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,9 +14,12 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sashabaranov/go-openai"
 
 	"playchat/backend/core"
 	"playchat/backend/internal/testcorpus"
+	"playchat/backend/llm/llmtest"
+	"playchat/internal/testnet"
 )
 
 // benchDocs is how many documents BenchmarkQueryKB indexes: copies of the
@@ -27,15 +31,21 @@ var benchQueries = []string{"所有権と借用", "算出プロパティ", "ハ�
 	"ベクタに値を追加する", "v-for のキー", "文字列のスライス", "ウォッチャーの使い方", "参照と借用のルール"}
 
 // BenchmarkQueryKB measures query_kb at -interop.docs documents: directly
-// through kb.Search, through the tool layer, and through the MCP server
-// (in-memory transport: the protocol's encoding without a pipe). It reports
-// p50 and p95 per query in milliseconds.
+// through kb.Search, through the tool layer, through the MCP server (the
+// in-memory transport: the protocol's encoding without a pipe; and over
+// streamable HTTP on 127.0.0.1 with the token), and a playchat/ alias turn
+// through the OpenAI-compatible API (context building with layer 3, against
+// a fake model that answers at once). It reports p50 and p95 per query in
+// milliseconds.
 func BenchmarkQueryKB(b *testing.B) {
 	ctx := context.Background()
 	data := b.TempDir()
 	kbDir := filepath.Join(data, "knowledge_base")
 	fillKB(b, kbDir, *benchDocs)
-	c, err := core.Open(ctx, core.Options{DataDir: data, Environ: []string{"KNOWLEDGE_BASE_DIR=" + kbDir},
+	fake := llmtest.NewServer(b, llmtest.WithModels("fake-chat"), llmtest.WithReply("ok"))
+	c, err := core.Open(ctx, core.Options{DataDir: data, Environ: []string{"KNOWLEDGE_BASE_DIR=" + kbDir,
+		"OPENAI_BASE_URL=" + fake.URL, "DEFAULT_MODEL=openai/fake-chat", "AUTO_TAGS=false",
+		"OLLAMA_API_BASE=http://127.0.0.1:9", "LM_STUDIO_API_BASE=http://127.0.0.1:9/v1"},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
@@ -60,17 +70,41 @@ func BenchmarkQueryKB(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cs.Close()
+	serving := NewServing(func() *MCP { return NewMCP(s, MCPOptions{}) }, nil)
+	defer serving.Close()
+	if err := serving.Apply(true, testnet.FreePort(b), "bench-token-0123456789"); err != nil {
+		b.Fatal(err)
+	}
+	hs, err := mcp.NewClient(&mcp.Implementation{Name: "bench-http"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: serving.Status().URL, MaxRetries: -1,
+			HTTPClient: BearerClient("bench-token-0123456789")}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer hs.Close()
+	api := httptest.NewServer(c.APIServer(core.APIServerOptions{Token: func() string { return "bench-token-0123456789" }}))
+	defer api.Close()
+	cfg := openai.DefaultConfig("bench-token-0123456789")
+	cfg.BaseURL = api.URL + "/v1"
+	oc := openai.NewClientWithConfig(cfg)
+	call := func(cs *mcp.ClientSession, q string) error {
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "query_kb", Arguments: map[string]any{"query": q, "limit": 10}})
+		if err == nil && r.IsError {
+			err = fmt.Errorf("%v", r.Content)
+		}
+		return err
+	}
 	ways := []struct {
 		name string
 		run  func(q string) error
 	}{
 		{"direct", func(q string) error { _, err := c.KB.Search(ctx, q, 10); return err }},
 		{"tool", func(q string) error { _, err := s.QueryKB(ctx, QueryKBInput{Query: q, Limit: 10}); return err }},
-		{"mcp", func(q string) error {
-			r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "query_kb", Arguments: map[string]any{"query": q, "limit": 10}})
-			if err == nil && r.IsError {
-				err = fmt.Errorf("%v", r.Content)
-			}
+		{"mcp", func(q string) error { return call(cs, q) }},
+		{"mcp-http", func(q string) error { return call(hs, q) }},
+		{"api-alias-turn", func(q string) error {
+			_, err := oc.CreateChatCompletion(ctx, openai.ChatCompletionRequest{Model: "playchat/openai/fake-chat",
+				Messages: []openai.ChatCompletionMessage{{Role: "user", Content: q}}})
 			return err
 		}},
 	}

@@ -62,7 +62,13 @@ func ClientConfigs(o ClientConfigOptions) []ClientConfig {
 	if o.AllowWrite {
 		args = append(args, "--allow-write")
 	}
-	stdio := map[string]any{"command": o.Binary, "args": args}
+	// Structs, not maps: the keys keep the order people read them in.
+	type stdioEntry struct {
+		Type    string   `json:"type,omitempty"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	stdio := stdioEntry{Command: o.Binary, Args: args}
 	claudeFile := "~/Library/Application Support/Claude/claude_desktop_config.json"
 	cursorFile := "~/.cursor/mcp.json"
 	switch o.GOOS {
@@ -75,7 +81,7 @@ func ClientConfigs(o ClientConfigOptions) []ClientConfig {
 	out := []ClientConfig{
 		{Client: "claude-desktop", File: claudeFile, Text: jsonText(map[string]any{"mcpServers": map[string]any{"playchat": stdio}})},
 		{Client: "vscode", File: ".vscode/mcp.json", Text: jsonText(map[string]any{"servers": map[string]any{
-			"playchat": map[string]any{"type": "stdio", "command": o.Binary, "args": args}}})},
+			"playchat": stdioEntry{Type: "stdio", Command: o.Binary, Args: args}}})},
 		{Client: "cursor", File: cursorFile, Text: jsonText(map[string]any{"mcpServers": map[string]any{"playchat": stdio}})},
 		{Client: "claude-code", Text: "claude mcp add playchat -- " + shellWord(o.Binary, o.GOOS) + " " + joinArgs(args)},
 	}

@@ -11,18 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"playchat/backend/apperr"
+	"playchat/internal/testnet"
 )
-
-// freePort is a 127.0.0.1 port nothing listens on (just now).
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
 
 func callDomains(t *testing.T, url, token string) error {
 	t.Helper()
@@ -42,7 +32,7 @@ func TestServingStartsMovesRekeysAndStopsWithTheSettings(t *testing.T) {
 	if st := s.Status(); st.Running || st.URL != "" {
 		t.Fatalf("a new Serving runs: %+v", st)
 	}
-	port := freePort(t)
+	port := testnet.FreePort(t)
 	if err := s.Apply(true, port, "first-token"); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +64,7 @@ func TestServingStartsMovesRekeysAndStopsWithTheSettings(t *testing.T) {
 		t.Fatalf("the new token: %v", err)
 	}
 	// Another port: the old one is free again.
-	port2 := freePort(t)
+	port2 := testnet.FreePort(t)
 	if err := s.Apply(true, port2, "second-token"); err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +92,7 @@ func TestServingRefusesAnEmptyTokenAndReportsATakenPort(t *testing.T) {
 	f := newFixture(t)
 	s := NewServing(func() *MCP { return NewMCP(f.s, MCPOptions{}) }, nil)
 	t.Cleanup(s.Close)
-	err := s.Apply(true, freePort(t), "  ")
+	err := s.Apply(true, testnet.FreePort(t), "  ")
 	if apperr.CodeOf(err) != apperr.InteropNoToken {
 		t.Fatalf("an empty token: %v, want %s", err, apperr.InteropNoToken)
 	}
@@ -226,7 +216,7 @@ func TestProbeListsToolsAndCallsListKBDomains(t *testing.T) {
 	// Over HTTP with a wrong token: a clear error, not a result.
 	s := NewServing(func() *MCP { return NewMCP(f.s, MCPOptions{}) }, nil)
 	t.Cleanup(s.Close)
-	if err := s.Apply(true, freePort(t), "right"); err != nil {
+	if err := s.Apply(true, testnet.FreePort(t), "right"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Probe(context.Background(), "http", &mcp.StreamableClientTransport{Endpoint: s.Status().URL, MaxRetries: -1}); err == nil {

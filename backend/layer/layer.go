@@ -45,6 +45,10 @@ type Query struct {
 	// data — the shared notes and the local knowledge base — add nothing,
 	// so nobody who can mention the bot reads them through its replies.
 	Outside bool
+	// NoNotes is true when the shared notes must add nothing though the
+	// rest may (an API request while INTEROP_SHARE_NOTES is off: notes are
+	// shared with other tools only when the user says so).
+	NoNotes bool
 	// KBDomain, when not "", limits the local knowledge base (layer 3) to
 	// the documents under this top-level folder of it (an API request's
 	// x_playchat_kb_domain). Other layers ignore it.

@@ -14,6 +14,9 @@ const (
 	// clock, the learned-knowledge headings); ID is "" and Title the
 	// layer's name.
 	KindBlock = "block"
+	// KindTool is a tool of the user's MCP servers (ID: the name sent to
+	// the model; Title: "server · real name").
+	KindTool = "tool"
 )
 
 // Why an item was left out of the context or cut (Omission.Reason).
@@ -34,6 +37,9 @@ const (
 	// ReasonTopK: a KB document that matched the message but ranked below
 	// LOCAL_KB_TOP_K.
 	ReasonTopK = "top_k"
+	// ReasonToolCount: the tool was left out past the provider's limit on
+	// the number of tools in one request.
+	ReasonToolCount = "tool_count"
 )
 
 // Units of Omission.Kept and Omission.Total.

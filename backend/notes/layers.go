@@ -70,7 +70,7 @@ type indexLayer struct {
 func (indexLayer) Name() string { return IndexLayerName }
 
 func (l indexLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
-	if q.Outside {
+	if q.Outside || q.NoNotes {
 		return nil, nil // the owner's private data stays in the window
 	}
 	ps, err := l.svc.List(ctx)
@@ -148,7 +148,7 @@ func (pinnedLayer) Name() string { return PinnedLayerName }
 func (pinnedLayer) Priority() int { return layer.PriorityUserChoice }
 
 func (l pinnedLayer) Build(ctx context.Context, q layer.Query) ([]layer.Block, error) {
-	if q.Outside {
+	if q.Outside || q.NoNotes {
 		return nil, nil // the owner's private data stays in the window
 	}
 	ps, err := l.svc.pinnedPages(ctx, q.SessionID)

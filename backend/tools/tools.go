@@ -44,6 +44,23 @@ type Tool struct {
 	// CLI, never to a turn with a Requester from outside (a Discord user),
 	// and such a turn's call of it is refused like an unknown tool.
 	Private bool
+	// Server is the MCP server a user's tool comes from ("" for playchat's
+	// own): the activity list shows it, and such a tool is Optional.
+	Server string
+	// RealName is the tool's own name on its server when Name had to be
+	// made provider-safe (the UI shows it).
+	RealName string
+	// Optional tools may be left out of a request whose context they do
+	// not fit (the context meter names them); playchat's own tools are
+	// always sent.
+	Optional bool
+}
+
+// Source offers tools that come and go (the user's MCP servers): asked
+// before every request, after the registered tools. Names must not clash
+// with registered tools (a clashing one is ignored).
+type Source interface {
+	Tools() []Tool
 }
 
 // Call is one invocation.
@@ -91,14 +108,61 @@ type Result struct {
 	NotesUpdated bool
 	// Sources are cited web pages; the turn emits them as a sources event.
 	Sources []event.Source
+	// Images a tool returned (an MCP server's image content): the turn
+	// sends them to the model after the tool results, as image parts.
+	Images []Image
+	// IsError marks a result the tool itself reports as failed (MCP
+	// isError): it goes to the model as it is and the activity shows an
+	// error.
+	IsError bool
+}
+
+// Image is an image a tool returned.
+type Image struct {
+	MIMEType string
+	Data     []byte
 }
 
 var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // Registry holds the tools offered to the model. Safe for concurrent use.
 type Registry struct {
-	mu    sync.RWMutex
-	tools map[string]Tool
+	mu      sync.RWMutex
+	tools   map[string]Tool
+	sources []Source
+}
+
+// AddSource adds a source of dynamic tools.
+func (r *Registry) AddSource(s Source) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sources = append(r.sources, s)
+}
+
+// sourceTools are the valid tools of the sources, registered names first
+// to win.
+func (r *Registry) sourceTools() []Tool {
+	r.mu.RLock()
+	srcs := append([]Source(nil), r.sources...)
+	r.mu.RUnlock()
+	var out []Tool
+	seen := map[string]bool{}
+	for _, src := range srcs {
+		for _, t := range src.Tools() {
+			if !validName.MatchString(t.Name) || t.Run == nil || seen[t.Name] {
+				continue
+			}
+			r.mu.RLock()
+			_, dup := r.tools[t.Name]
+			r.mu.RUnlock()
+			if dup {
+				continue
+			}
+			seen[t.Name] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // NewRegistry returns an empty registry.
@@ -136,16 +200,29 @@ func (r *Registry) Register(ts ...Tool) error {
 // Get returns the tool named name.
 func (r *Registry) Get(name string) (Tool, bool) {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	t, ok := r.tools[name]
-	return t, ok
+	r.mu.RUnlock()
+	if ok {
+		return t, true
+	}
+	for _, st := range r.sourceTools() {
+		if st.Name == name {
+			return st, true
+		}
+	}
+	return Tool{}, false
 }
 
-// Len is the number of registered tools.
+// Len is the number of registered tools, plus one when a source is added
+// (its tools come and go).
 func (r *Registry) Len() int {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return len(r.tools)
+	n := len(r.tools)
+	if len(r.sources) > 0 {
+		n++
+	}
+	return n
 }
 
 // Definitions returns the enabled tools as go-openai function definitions,
@@ -157,25 +234,42 @@ func (r *Registry) Definitions() []openai.Tool { return r.definitions(true) }
 func (r *Registry) PublicDefinitions() []openai.Tool { return r.definitions(false) }
 
 func (r *Registry) definitions(private bool) []openai.Tool {
+	ts := r.Offered(private)
+	out := make([]openai.Tool, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, Definition(t))
+	}
+	return out
+}
+
+// Definition is t as a go-openai function definition.
+func Definition(t Tool) openai.Tool {
+	return openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+		Name: t.Name, Description: t.Description, Parameters: t.Parameters,
+	}}
+}
+
+// Offered returns the enabled tools, registered and from sources, sorted
+// by name (a stable order keeps provider-side prompt caches warm);
+// private false leaves out the Private ones.
+func (r *Registry) Offered(private bool) []Tool {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
-	names := make([]string, 0, len(r.tools))
-	for n, t := range r.tools {
+	all := make([]Tool, 0, len(r.tools))
+	for _, t := range r.tools {
+		all = append(all, t)
+	}
+	r.mu.RUnlock()
+	all = append(all, r.sourceTools()...)
+	out := all[:0]
+	for _, t := range all {
 		if t.Private && !private {
 			continue
 		}
 		if t.Enabled == nil || t.Enabled() {
-			names = append(names, n)
+			out = append(out, t)
 		}
 	}
-	sort.Strings(names)
-	out := make([]openai.Tool, 0, len(names))
-	for _, n := range names {
-		t := r.tools[n]
-		out = append(out, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
-			Name: t.Name, Description: t.Description, Parameters: t.Parameters,
-		}})
-	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

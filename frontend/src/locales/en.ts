@@ -4,6 +4,7 @@ import fatal from './fatal-en'
 import kbText from './kb-en'
 import interopText from './interop-en'
 import assistantsText from './assistants-en'
+import toolsText from './tools-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
 const en: typeof ja = {
@@ -535,6 +536,8 @@ const en: typeof ja = {
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,
   learnedDoc: interopText.learnedDoc,
+  mcpTools: toolsText.mcpTools,
+  toolApproval: toolsText.toolApproval,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {
     open: 'About playchat',

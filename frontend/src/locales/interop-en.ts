@@ -5,7 +5,6 @@ import type ja from './interop-ja'
 // step with interop-ja.ts.
 const interop: typeof ja = {
   interop: {
-    intro: 'MCP clients such as Claude Desktop, VS Code and Cursor can use playchat’s knowledge base, chat history, long-term memories and learned knowledge (read-only by default). Open WebUI and the OpenAI SDKs use your models with playchat’s context through the OpenAI-compatible API.',
     httpRunning: 'MCP server over HTTP: running at {url}',
     httpOff: 'MCP server over HTTP: off (the stdio configurations work without it)',
     httpFailed: 'The MCP server over HTTP could not start: {reason}',

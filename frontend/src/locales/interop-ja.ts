@@ -3,7 +3,6 @@
 // step with interop-en.ts.
 export default {
   interop: {
-    intro: 'Claude Desktop・VS Code・Cursor などの MCP クライアントから、playchat のナレッジベース・チャット履歴・長期メモリ・学習したナレッジを使えます（既定では読み取り専用）。Open WebUI や OpenAI SDK からは OpenAI 互換 API で、あなたのモデルと playchat のコンテキストを使えます。',
     httpRunning: 'HTTP の MCP サーバー: {url} で動作中',
     httpOff: 'HTTP の MCP サーバー: オフ（stdio の設定はこのままで使えます）',
     httpFailed: 'HTTP の MCP サーバーを起動できません: {reason}',

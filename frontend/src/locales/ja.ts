@@ -3,6 +3,7 @@ import fatal from './fatal-ja'
 import kbText from './kb-ja'
 import interopText from './interop-ja'
 import assistantsText from './assistants-ja'
+import toolsText from './tools-ja'
 
 // Japanese UI strings. en.ts must have the same keys (its type is checked against this file).
 export default {
@@ -532,6 +533,8 @@ export default {
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,
   learnedDoc: interopText.learnedDoc,
+  mcpTools: toolsText.mcpTools,
+  toolApproval: toolsText.toolApproval,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {
     open: 'playchat について',

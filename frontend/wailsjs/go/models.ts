@@ -1253,6 +1253,167 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ToolsConfig {
+	    name: string;
+	    transport: string;
+	    command: string;
+	    args: string[];
+	    env: Record<string, string>;
+	    cwd: string;
+	    url: string;
+	    headers: Record<string, string>;
+	    disabled: boolean;
+	    askFirst: boolean;
+	    alwaysAllow: boolean;
+	    allowDiscord: boolean;
+	    timeoutSeconds: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolsConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	        this.cwd = source["cwd"];
+	        this.url = source["url"];
+	        this.headers = source["headers"];
+	        this.disabled = source["disabled"];
+	        this.askFirst = source["askFirst"];
+	        this.alwaysAllow = source["alwaysAllow"];
+	        this.allowDiscord = source["allowDiscord"];
+	        this.timeoutSeconds = source["timeoutSeconds"];
+	    }
+	}
+	export class ToolsTool {
+	    name: string;
+	    modelName: string;
+	    title: string;
+	    description: string;
+	    enabled: boolean;
+	    readOnly: boolean;
+	    destructive: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolsTool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.modelName = source["modelName"];
+	        this.title = source["title"];
+	        this.description = source["description"];
+	        this.enabled = source["enabled"];
+	        this.readOnly = source["readOnly"];
+	        this.destructive = source["destructive"];
+	    }
+	}
+	export class ToolsServer {
+	    name: string;
+	    transport: string;
+	    state: string;
+	    reason: string;
+	    exitCode?: number;
+	    stderr: string[];
+	    logFile: string;
+	    tools: ToolsTool[];
+	    config: ToolsConfig;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolsServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.state = source["state"];
+	        this.reason = source["reason"];
+	        this.exitCode = source["exitCode"];
+	        this.stderr = source["stderr"];
+	        this.logFile = source["logFile"];
+	        this.tools = this.convertValues(source["tools"], ToolsTool);
+	        this.config = this.convertValues(source["config"], ToolsConfig);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolsRefusal {
+	    name: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolsRefusal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class ToolsImport {
+	    applied: boolean;
+	    added: string[];
+	    replaced: string[];
+	    refused: ToolsRefusal[];
+	    servers: ToolsServer[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolsImport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.applied = source["applied"];
+	        this.added = source["added"];
+	        this.replaced = source["replaced"];
+	        this.refused = this.convertValues(source["refused"], ToolsRefusal);
+	        this.servers = this.convertValues(source["servers"], ToolsServer);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
 	export class TurnStart {
 	    turnId: string;
 	    sessionId: string;
@@ -1487,6 +1648,8 @@ export namespace chat {
 	    systemFull: number;
 	    systemCut: boolean;
 	    tools: number;
+	    toolsSent: number;
+	    toolsLeftOut: layer.Omission[];
 	    message: number;
 	    layers: layer.Usage[];
 	    history: HistoryUsage;
@@ -1509,6 +1672,8 @@ export namespace chat {
 	        this.systemFull = source["systemFull"];
 	        this.systemCut = source["systemCut"];
 	        this.tools = source["tools"];
+	        this.toolsSent = source["toolsSent"];
+	        this.toolsLeftOut = this.convertValues(source["toolsLeftOut"], layer.Omission);
 	        this.message = source["message"];
 	        this.layers = this.convertValues(source["layers"], layer.Usage);
 	        this.history = this.convertValues(source["history"], HistoryUsage);
@@ -1597,6 +1762,8 @@ export namespace event {
 	    detail?: string;
 	    status: string;
 	    result?: string;
+	    server?: string;
+	    approval?: boolean;
 	    error?: apperr.Info;
 	
 	    static createFrom(source: any = {}) {
@@ -1611,6 +1778,8 @@ export namespace event {
 	        this.detail = source["detail"];
 	        this.status = source["status"];
 	        this.result = source["result"];
+	        this.server = source["server"];
+	        this.approval = source["approval"];
 	        this.error = this.convertValues(source["error"], apperr.Info);
 	    }
 	

@@ -1,0 +1,7 @@
+//go:build !windows && !linux
+
+package mcpclient
+
+import "syscall"
+
+func setDeathSignal(*syscall.SysProcAttr) {}

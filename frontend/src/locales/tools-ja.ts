@@ -1,0 +1,45 @@
+// Settings → ツール (MCP) (ToolsSection) and the approval buttons of a
+// tool call in the activity list, in Japanese; part of ja.ts, keys in step
+// with tools-en.ts.
+const tools = {
+  mcpTools: {
+    title: 'ツール (MCP)',
+    intro: '自分の MCP サーバー（ファイル、GitHub、ブラウザ、データベースなど）を追加すると、チャット中にモデルがそのツールを使えます。Claude Desktop・Cursor の mcpServers、VS Code の servers、Claude Code の .mcp.json をそのまま貼り付けられます。',
+    pastePlaceholder: 'mcpServers の JSON を貼り付け',
+    import: '取り込む',
+    importOthers: '残りだけ取り込む',
+    imported: '{n} 件のサーバーを追加しました',
+    refused: '{name}: {reason}',
+    nothingImported: '取り込めない項目があったため、何も変更していません。',
+    none: 'MCP サーバーはまだありません。',
+    states: {
+      starting: '起動中…',
+      ready: '準備完了（ツール {n} 個）',
+      failed: '失敗',
+      not_responding: '応答なし',
+      stopped: '停止',
+      disabled: 'オフ',
+    },
+    exitCode: '終了コード {code}',
+    stderr: 'エラー出力（最後の行）',
+    logFile: 'ログ: {file}',
+    restart: '再起動',
+    remove: '削除',
+    removeConfirm: 'MCP サーバー「{name}」を削除しますか？',
+    enabled: '使う',
+    askFirst: 'すべて実行前に確認',
+    alwaysAllow: 'このサーバーは常に許可',
+    allowDiscord: 'Discord でも使う',
+    destructive: '実行前に確認',
+    modelName: 'モデルに送る名前: {name}',
+    toolsTitle: 'ツール',
+  },
+  toolApproval: {
+    ask: 'このツールを実行してよいですか？',
+    once: '今回だけ許可',
+    always: 'このサーバーは常に許可',
+    deny: '拒否',
+  },
+}
+
+export default tools
