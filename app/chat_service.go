@@ -3,8 +3,22 @@ package app
 import (
 	"context"
 
+	"playchat/backend/assistant"
 	"playchat/backend/chat"
 )
+
+// mergeIDs is a followed by the ids of b it lacks.
+func mergeIDs(a, b []int64) []int64 {
+	seen := map[int64]bool{}
+	out := []int64{}
+	for _, id := range append(append([]int64{}, a...), b...) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
 
 // ChatService runs chat turns for the window.
 type ChatService struct{ app *App }
@@ -18,9 +32,19 @@ func (s *ChatService) Send(req SendRequest) (TurnStart, error) {
 		return TurnStart{}, err
 	}
 	em := s.turnEmitter(req.TurnID)
-	t, err := c.Chat.Start(context.Background(), chat.TurnRequest{
+	tr := chat.TurnRequest{
 		TurnID: req.TurnID, SessionID: req.SessionID, Text: req.Text, Model: req.Model, NotePageIDs: req.NotePageIDs,
-	}, em)
+	}
+	if req.SessionID == "" && req.AssistantID > 0 {
+		a, err := c.Assistants.Get(context.Background(), req.AssistantID)
+		if err != nil {
+			return TurnStart{}, err
+		}
+		cp := assistant.CopyOf(a)
+		tr.ChatSettings, tr.AssistantID, tr.AssistantVersion = &cp.Settings, cp.AssistantID, cp.Version
+		tr.NotePageIDs = mergeIDs(tr.NotePageIDs, cp.NotePageIDs)
+	}
+	t, err := c.Chat.Start(context.Background(), tr, em)
 	if err != nil {
 		return TurnStart{}, err
 	}

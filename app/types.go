@@ -83,6 +83,9 @@ type SendRequest struct {
 	Model     string `json:"model"` // empty: the session's model, else DEFAULT_MODEL
 	// NotePageIDs are pinned to the session a new-session turn creates.
 	NotePageIDs []int64 `json:"notePageIds"`
+	// AssistantID, for a new-session turn, starts the chat from that
+	// assistant: the chat copies its settings and pins its pages (0: none).
+	AssistantID int64 `json:"assistantId"`
 }
 
 // TurnStart is returned once the user's message is safely stored; the reply

@@ -25,6 +25,13 @@ func ask(ctx context.Context, args []string, env Env) error {
 	sessionID := fs.String("session", "", "continue this session (default: a new one)")
 	model := fs.String("model", "", `model as "provider/model" (default: the session's, else DEFAULT_MODEL)`)
 	asJSON := fs.Bool("json", false, "print the event stream as JSON lines")
+	var set askSettings
+	fs.StringVar(&set.assistant, "assistant", "", "start the chat from this assistant (a name or id; with --session: apply its current version)")
+	fs.Func("system", "the chat's own system prompt (stored with the chat)", func(v string) error {
+		set.system, set.systemSet = v, true
+		return nil
+	})
+	fs.StringVar(&set.temperature, "temperature", "", "the chat's temperature, 0 to 2 (stored with the chat)")
 	// Every failure in --json mode is a JSON error event, even one before
 	// the flags are read or the message is (issue 22).
 	em := &printer{w: env.Stdout, errw: env.Stderr, json: wantsJSON(args)}
@@ -52,7 +59,11 @@ func ask(ctx context.Context, args []string, env Env) error {
 	c.ReconcileKB(ctx)
 	startMCP(ctx, c) // the enabled MCP servers' tools, as the window offers them
 
-	turn, err := c.Chat.Start(ctx, chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}, em)
+	req := chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}
+	if err := set.apply(ctx, c, &req); err != nil {
+		return em.fatal(err)
+	}
+	turn, err := c.Chat.Start(ctx, req, em)
 	if errors.Is(err, chat.ErrNoModel) {
 		err = noModelError{dotEnv: filepath.Join(c.DataDir, config.DotEnvFile)}
 	}

@@ -54,6 +54,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = ask(ctx, args[1:], env)
 	case "sessions":
 		err = sessions(ctx, args[1:], env)
+	case "assistants":
+		err = assistantsCmd(ctx, args[1:], env)
 	case "kb":
 		err = kbCmd(ctx, args[1:], env)
 	case "reminders":
@@ -121,8 +123,9 @@ func usage(w io.Writer) {
 
 Usage:
   playchat                                   open the window
-  playchat ask [--session ID] [--model M] [--json] TEXT
-                                             run one chat turn; TEXT "-" or none reads stdin
+  playchat ask [--session ID] [--model M] [--assistant NAME] [--system TEXT] [--temperature X] [--json] TEXT
+                                             run one chat turn; TEXT "-" or none reads stdin; --assistant,
+                                             --system and --temperature set the chat's own settings
   playchat sessions list [--json]            list sessions, most recent first
   playchat sessions search [--json] [--limit N] [--session ID] [--from DAY] [--to DAY] QUERY
                                              find messages of every chat holding every word of QUERY
@@ -130,6 +133,10 @@ Usage:
   playchat sessions import [--from auto|native|chatgpt|claude] FILE
                                              import a session file ("-" reads stdin) as a new session,
                                              or ChatGPT's or Claude's conversations.json as sessions
+  playchat assistants list [--json]          the assistants, in the user's order
+  playchat assistants export [NAME…] [-o FILE]
+                                             write assistants (all without NAME) as JSON
+  playchat assistants import FILE            add the assistants of a JSON file ("-" reads stdin)
   playchat kb status [--json]                index status of the knowledge base folder
   playchat kb reindex                        rebuild the knowledge base index
   playchat kb search [--json] [--limit N] QUERY

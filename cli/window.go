@@ -7,7 +7,7 @@ import (
 )
 
 // commands are the CLI's top-level commands, as usage lists them.
-var commands = []string{"ask", "sessions", "kb", "reminders", "knowledge", "weather", "discord", "mcp", "serve", "version", "help"}
+var commands = []string{"ask", "sessions", "kb", "reminders", "knowledge", "weather", "discord", "mcp", "serve", "assistants", "version", "help"}
 
 // IsCommand reports whether args (without the program name) are for the CLI
 // rather than the window. Only an empty argument list opens the window, and

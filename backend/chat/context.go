@@ -92,6 +92,24 @@ const minRecentMessages = 4
 // toolTokens is the size of the tool definitions the request carries; it
 // is spent first, with the base prompt.
 func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base string, toolTokens int, layers []layer.Layer, q layer.Query, history []store.Message) (Built, error) {
+	return buildContextWith(ctx, counter, b, base, "", toolTokens, layers, q, history)
+}
+
+// buildContextWith is buildContext with the chat's own system prompt
+// (store.ChatSettings.SystemPrompt, "" for none).
+//
+// Where it sits: its own system message right after playchat's base prompt
+// (who playchat is, the local time, a turn's extra text) and before the
+// context layers, so the user's instructions read as the chat's standing
+// orders and the layers as the material they apply to.
+//
+// Its room: it is spent right after the base prompt, the tool definitions
+// and the newest user message, before any history or layer — it yields to
+// nothing but the newest message. When it does not fit beside them it is
+// cut (tokens.Truncate, with TruncationMarker) or, with no room at all,
+// left out, and the report says so (SystemCut, SystemFull): the window's
+// context meter tells the user.
+func buildContextWith(ctx context.Context, counter tokens.Counter, b Budget, base, system string, toolTokens int, layers []layer.Layer, q layer.Query, history []store.Message) (Built, error) {
 	count := func(s string) int { return counter.Count(s) + tokens.MessageOverhead }
 	var out Built
 
@@ -107,6 +125,24 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 		rep.Used, rep.TooLong, rep.Layers = used, true, []layer.Usage{}
 		out.Report = rep
 		return out, apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": b.Input})
+	}
+
+	// 1b. the chat's own system prompt.
+	system = strings.TrimSpace(system)
+	if system != "" {
+		full := count(system)
+		rep.SystemFull = full
+		text, c := system, full
+		if room := b.Input - used; c > room {
+			rep.SystemCut = true
+			text = tokens.Truncate(counter, system, room-tokens.MessageOverhead-16, TruncationMarker)
+			c = 0
+			if text != "" {
+				c = count(text)
+			}
+		}
+		system, rep.System = text, c
+		used += c
 	}
 
 	// 2. the newest messages before the latest one.
@@ -175,10 +211,10 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 			used += c
 		}
 	}
-	var system []llm.Message
+	var layerMsgs []llm.Message
 	for _, texts := range kept {
 		for _, text := range texts {
-			system = append(system, llm.Message{Role: store.RoleSystem, Content: text})
+			layerMsgs = append(layerMsgs, llm.Message{Role: store.RoleSystem, Content: text})
 		}
 	}
 
@@ -200,9 +236,12 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 	}
 	out.Report = rep
 
-	msgs := make([]llm.Message, 0, 1+len(system)+keep+1)
+	msgs := make([]llm.Message, 0, 2+len(layerMsgs)+keep+1)
 	msgs = append(msgs, llm.Message{Role: store.RoleSystem, Content: base})
-	msgs = append(msgs, system...)
+	if system != "" {
+		msgs = append(msgs, llm.Message{Role: store.RoleSystem, Content: system})
+	}
+	msgs = append(msgs, layerMsgs...)
 	msgs = append(msgs, rest[len(rest)-keep:]...)
 	msgs = append(msgs, latest)
 	out.Messages = msgs

@@ -21,6 +21,10 @@ type PreviewRequest struct {
 	// Model is the model picked for the turn; "" uses the session's model,
 	// then DEFAULT_MODEL.
 	Model string `json:"model"`
+	// ChatSettings, for a new chat (SessionID ""), are the settings it
+	// would start with (an assistant's); nil = defaults. A session's own
+	// stored settings apply otherwise.
+	ChatSettings *store.ChatSettings `json:"chatSettings,omitempty"`
 }
 
 // Preview builds the context the next turn would send for the draft and
@@ -37,11 +41,16 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 			return ContextReport{}, err
 		}
 	}
-	model := firstNonEmpty(req.Model, sess.Model, set.DefaultModel)
+	cs := store.DecodeChatSettings(sess.Settings)
+	if req.SessionID == "" && req.ChatSettings != nil {
+		cs = *req.ChatSettings // a new chat from an assistant
+	}
+	model := firstNonEmpty(req.Model, sess.Model, cs.Model, set.DefaultModel)
 	if model == "" {
 		return ContextReport{}, ErrNoModel
 	}
 	var history []store.Message
+	set = applyChat(set, cs)
 	if req.SessionID != "" {
 		var err error
 		if history, err = s.db.ActiveMessages(ctx, req.SessionID); err != nil {
@@ -51,9 +60,9 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 	history = append(history, store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text})
 	counter := s.counts.wrap(counterFor(model))
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true}
+	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true, KBDomain: cs.KBDomain}
 	tc := s.chooseTools(counter, budget, model, false)
-	built, err := buildContext(ctx, counter, budget, BasePrompt(s.clock()), tc.tokens, s.layers, q, history)
+	built, err := buildContextWith(ctx, counter, budget, BasePrompt(s.clock()), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {
 		built.Report.ToolsLeftOut = []layer.Omission{}

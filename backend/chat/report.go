@@ -21,11 +21,18 @@ type ContextReport struct {
 	Output int `json:"output"`
 	// Input is the budget of the request: Window − Output − a 5 % margin.
 	Input int `json:"input"`
-	// Used is the size of the request as built (≤ Input): Prompt + Tools +
-	// Message + every layer's Tokens + History.Tokens.
+	// Used is the size of the request as built (≤ Input): Prompt + System +
+	// Tools + Message + every layer's Tokens + History.Tokens.
 	Used int `json:"used"`
 	// Prompt is the base system prompt's size.
 	Prompt int `json:"prompt"`
+	// System is what the chat's own system prompt used as sent
+	// (store.ChatSettings.SystemPrompt; 0 when it has none), SystemFull its
+	// whole size, and SystemCut is true when it did not fit beside the
+	// newest message and was cut or left out (System < SystemFull).
+	System     int  `json:"system"`
+	SystemFull int  `json:"systemFull"`
+	SystemCut  bool `json:"systemCut"`
 	// Tools is the size of the tool definitions sent with the request
 	// (their JSON schemas; about 1k tokens for playchat's own), 0 when none
 	// are offered (issue 22: the meter left them out).
@@ -75,6 +82,9 @@ func (r ContextReport) LeftOutCount() int {
 		n += len(u.LeftOut) + u.LeftOutMore
 	}
 	if r.History.LeftOut > 0 {
+		n++
+	}
+	if r.SystemCut {
 		n++
 	}
 	return n

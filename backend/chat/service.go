@@ -155,6 +155,17 @@ type TurnRequest struct {
 	// KBDomain limits the knowledge-base layer to one top-level folder
 	// (layer.Query.KBDomain); "" uses the whole knowledge base.
 	KBDomain string
+	// ChatSettings, for a turn that creates its session, are the new chat's
+	// own settings (an assistant's copy, the CLI's --system and
+	// --temperature), stored with the session before the context is built;
+	// their Model is used when Model is "". nil: all defaults. A turn in an
+	// existing session uses the settings stored with it (from its next
+	// turn after a change).
+	ChatSettings *store.ChatSettings
+	// AssistantID and AssistantVersion, for a turn that creates its
+	// session, record the assistant ChatSettings were copied from (0: none).
+	AssistantID      int64
+	AssistantVersion int
 	// NoNotes leaves the shared notes out of the turn: their layers add
 	// nothing and the notes tools are not offered (layer.Query.NoNotes).
 	NoNotes bool
@@ -185,6 +196,9 @@ type Turn struct {
 	noNotes bool
 	// noTools offers the turn no tools (an Answer: tools write).
 	noTools bool
+	// chat is the session's own settings, read when the turn starts
+	// running (run).
+	chat store.ChatSettings
 	// tools are the definitions chosen for the turn's requests
 	// (chooseTools), once toolsChosen.
 	tools       []llm.Tool
@@ -234,7 +248,14 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 			return nil, err
 		}
 	}
-	model := firstNonEmpty(req.Model, sess.Model, set.DefaultModel)
+	newChat := store.ChatSettings{}
+	if req.SessionID == "" && req.ChatSettings != nil {
+		newChat = *req.ChatSettings
+		if why := newChat.Check(); why != "" {
+			return nil, apperr.New(apperr.ChatSettingsInvalid, map[string]any{"detail": why})
+		}
+	}
+	model := firstNonEmpty(req.Model, sess.Model, newChat.Model, set.DefaultModel)
 	if model == "" {
 		return nil, ErrNoModel
 	}
@@ -254,6 +275,10 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 			return nil, err
 		}
 		newSession = true
+		if err := s.startChat(ctx, sess.ID, newChat, req.AssistantID, req.AssistantVersion); err != nil {
+			_ = s.db.DeleteSession(context.WithoutCancel(ctx), sess.ID)
+			return nil, err
+		}
 		if len(req.NotePageIDs) > 0 && s.pinner != nil {
 			if err := s.pinner.SetPins(ctx, sess.ID, req.NotePageIDs); err != nil {
 				_ = s.db.DeleteSession(context.WithoutCancel(ctx), sess.ID)
@@ -281,6 +306,44 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 		func(t *Turn) { t.requester = req.Requester },
 		func(t *Turn) { t.extraSystem = req.ExtraSystem },
 		func(t *Turn) { t.purpose, t.kbDomain, t.noNotes = req.Purpose, req.KBDomain, req.NoNotes })
+}
+
+// startChat stores a new chat's own settings and the assistant they came
+// from (nothing to store for defaults without an assistant).
+func (s *Service) startChat(ctx context.Context, sessionID string, cs store.ChatSettings, assistantID int64, version int) error {
+	cs.Model = "" // the session's model is set already
+	if !cs.IsZero() {
+		if _, err := s.db.SetSessionSettings(ctx, sessionID, cs); err != nil {
+			return err
+		}
+	}
+	if assistantID > 0 {
+		return s.db.SetSessionAssistant(ctx, sessionID, &assistantID, version)
+	}
+	return nil
+}
+
+// layersFor returns the service's layers without those the chat switched
+// off (store.ChatSettings.LayersOff).
+func (s *Service) layersFor(cs store.ChatSettings) []layer.Layer {
+	if len(cs.LayersOff) == 0 {
+		return s.layers
+	}
+	out := make([]layer.Layer, 0, len(s.layers))
+	for _, l := range s.layers {
+		if !cs.LayerOff(l.Name()) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// applyChat fits the app's settings to a chat's own: its max output tokens.
+func applyChat(set Settings, cs store.ChatSettings) Settings {
+	if cs.MaxOutputTokens > 0 {
+		set.MaxOutputTokens = cs.MaxOutputTokens
+	}
+	return set
 }
 
 // launch registers the turn answering user (a stored user message, the end

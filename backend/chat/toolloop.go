@@ -89,7 +89,7 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 	}
 	for round := 0; ; round++ {
 		req := llm.Request{Model: t.Model, Messages: msgs, SessionID: t.SessionID, MaxTokens: set.MaxOutputTokens,
-			Purpose: purpose}
+			Purpose: purpose, Temperature: f32(t.chat.Temperature), TopP: f32(t.chat.TopP)}
 		if toolsOn && round < maxRounds {
 			defs := t.tools
 			if !t.toolsChosen {
@@ -145,6 +145,15 @@ func (s *Service) streamReply(ctx context.Context, t *Turn, set Settings, msgs [
 			return r, ctx.Err()
 		}
 	}
+}
+
+// f32 is a chat setting as the request carries it (nil stays nil).
+func f32(v *float64) *float32 {
+	if v == nil {
+		return nil
+	}
+	f := float32(*v)
+	return &f
 }
 
 // replyTooLong is the error of a turn whose reply was stopped at the limit

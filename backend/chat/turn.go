@@ -41,16 +41,23 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		s.fail(t, em, err, "")
 		return
 	}
+	// The chat's own settings, as stored now: a change applies from the
+	// next turn.
+	if t.chat, err = s.db.SessionSettings(ctx, t.SessionID); err != nil {
+		s.fail(t, em, err, "")
+		return
+	}
+	set = applyChat(set, t.chat)
 	counter := s.counts.wrap(counterFor(t.Model))
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil, KBDomain: t.kbDomain,
-		NoNotes: t.noNotes}
+	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil,
+		KBDomain: firstNonEmpty(t.kbDomain, t.chat.KBDomain), NoNotes: t.noNotes}
 	// The tools are chosen once per turn, so every request of it carries
 	// the same ones and the budget counted them.
 	tc := s.chooseTools(counter, budget, t.Model, t.requester != nil || t.noNotes)
 	t.tools, t.toolsChosen = tc.defs, true
-	built, err := buildContext(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem),
-		tc.tokens, s.layers, q, history)
+	built, err := buildContextWith(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem), t.chat.SystemPrompt,
+		tc.tokens, s.layersFor(t.chat), q, history)
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {
 		built.Report.ToolsLeftOut = []layer.Omission{}
@@ -61,6 +68,9 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	if err != nil {
 		s.fail(t, em, err, "")
 		return
+	}
+	if built.Report.SystemCut {
+		s.log.Warn("the chat's system prompt was cut to fit", "session", t.SessionID, "sent", built.Report.System, "full", built.Report.SystemFull)
 	}
 	if built.Dropped > 0 || len(built.Trimmed) > 0 {
 		s.log.Info("context trimmed to the budget", "session", t.SessionID, "dropped_messages", built.Dropped,

@@ -12,9 +12,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"playchat/backend/assistant"
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/guard"
@@ -79,7 +81,10 @@ type Core struct {
 	// Knowledge is what web searches taught (issue 11): the web_search and
 	// read_knowledge tools and context layer 1.
 	Knowledge *knowledge.Service
-	Log       *slog.Logger
+	// Assistants are the user's named chat settings (issue 26); the
+	// built-in ones are seeded at the first Open.
+	Assistants *assistant.Service
+	Log        *slog.Logger
 	// Guard recovers panics of background jobs (knowledge-base indexing
 	// and watching, memory summaries, reminder deliveries, the window's
 	// background calls): each is logged with its stack and the first of
@@ -241,7 +246,35 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 				MaxOutputTokens: cfg.MaxOutputTokens, ToolMaxRounds: cfg.ToolMaxRounds}
 		},
 	})
+	c.Assistants = assistant.New(db)
+	if _, err := c.Assistants.SeedBuiltins(ctx, c.seedLanguage()); err != nil {
+		c.Log.Warn("seed built-in assistants", "err", err) // the app works without them
+	}
 	return c, nil
+}
+
+// seedLanguage is the language the built-in assistants are named in at the
+// first start: UI_LANGUAGE, else the process locale (LC_ALL, LC_MESSAGES,
+// LANG), else English.
+func (c *Core) seedLanguage() string {
+	if l := c.Config().UILanguage; l == "ja" || l == "en" {
+		return l
+	}
+	env := map[string]string{}
+	for _, kv := range c.environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := env[k]; v != "" {
+			if strings.HasPrefix(v, "ja") {
+				return "ja"
+			}
+			return "en"
+		}
+	}
+	return "en"
 }
 
 // knowledgeSettings are the web search and learned-knowledge settings of

@@ -26,6 +26,11 @@ type Client struct {
 	maxAttempts int
 	baseDelay   time.Duration
 	sleep       func(ctx context.Context, d time.Duration) error
+
+	// refusedParams holds, per "provider/model", the sampling parameters
+	// its provider refused (params.go).
+	paramMu       sync.Mutex
+	refusedParams map[string]map[string]bool
 }
 
 // Option configures a Client in New.
@@ -236,6 +241,24 @@ func (c *Client) withRetry(ctx context.Context, ep Endpoint, op string, attempt 
 	}
 }
 
+// chatRequest is buildChatRequest without what ep's provider refused
+// before (params.go).
+func (c *Client) chatRequest(ep Endpoint, req Request) openai.ChatCompletionRequest {
+	cr := buildChatRequest(ep, req)
+	if req.Adjust == nil {
+		stripParams(&cr, keys(c.refused(req.Model)))
+	}
+	return cr
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
 // buildChatRequest maps a Request onto go-openai's request for ep.
 func buildChatRequest(ep Endpoint, req Request) openai.ChatCompletionRequest {
 	cr := openai.ChatCompletionRequest{
@@ -250,6 +273,7 @@ func buildChatRequest(ep Endpoint, req Request) openai.ChatCompletionRequest {
 			cr.MaxTokens = req.MaxTokens
 		}
 	}
+	applySampling(ep, req, &cr, nil)
 	if req.Adjust != nil {
 		req.Adjust(&cr)
 		cr.Model, cr.Messages = ep.Model, req.Messages

@@ -40,7 +40,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text stri
 		c.record(ctx, req, Endpoint{}, nil, "", nil, usage{}, err, start)
 		return res, err
 	}
-	cr := buildChatRequest(ep, req)
+	cr := c.chatRequest(ep, req)
 	cr.Stream = true
 	cr.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 
@@ -51,6 +51,9 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text stri
 		if err != nil && !res.FirstByte && cr.StreamOptions != nil && streamOptionsRejected(err) {
 			c.log.Info("llm: provider rejects stream_options, retrying without", "provider", ep.Provider, "model", ep.Model)
 			cr.StreamOptions = nil
+			err = c.streamOnce(ctx, ep, cr, &res, acc, &text, onDelta)
+		}
+		if err != nil && !res.FirstByte && c.retryWithoutRefused(req.Model, err, &cr) {
 			err = c.streamOnce(ctx, ep, cr, &res, acc, &text, onDelta)
 		}
 		return res.FirstByte, err
@@ -145,7 +148,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 		c.record(ctx, req, Endpoint{}, nil, "", nil, usage{}, err, start)
 		return "", err
 	}
-	cr := buildChatRequest(ep, req)
+	cr := c.chatRequest(ep, req)
 	var text string
 	var calls []ToolCall
 	var used usage
@@ -153,7 +156,14 @@ func (c *Client) Complete(ctx context.Context, req Request) (string, error) {
 		oc, st := c.openaiClient(ep)
 		resp, err := oc.CreateChatCompletion(ctx, cr)
 		if err != nil {
-			return false, wrapErr(ctx, err, st)
+			err = wrapErr(ctx, err, st)
+			if !c.retryWithoutRefused(req.Model, err, &cr) {
+				return false, err
+			}
+			oc, st = c.openaiClient(ep)
+			if resp, err = oc.CreateChatCompletion(ctx, cr); err != nil {
+				return false, wrapErr(ctx, err, st)
+			}
 		}
 		if len(resp.Choices) == 0 {
 			return false, &APIError{Message: "the reply has no choices"}

@@ -35,6 +35,11 @@ type Request struct {
 	// max_completion_tokens to OpenAI itself and to OpenAI reasoning models
 	// (o1/o3/o4/gpt-5*), as max_tokens elsewhere.
 	MaxTokens int
+	// Temperature and TopP are sampling parameters (nil: the provider's
+	// default). A model that does not accept one never receives it: the
+	// model table (params.go) leaves it out, and a provider's refusal is
+	// remembered per model and the request sent again without it.
+	Temperature, TopP *float32
 	// Adjust, when set, is called with the request body built from the
 	// fields above, before it is sent (and recorded): the OpenAI-compatible
 	// API passes a client's sampling parameters (temperature, top_p, stop,

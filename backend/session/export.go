@@ -10,6 +10,13 @@
 //	 "messages":[{"id","parentId","role","content","status","error","model","promptTokens",
 //	              "completionTokens","createdAt","archivedAt","memoryId","tags","toolActivity","sources"}]}
 //
+// Version 3 added the chat's own settings (issue 26): "settings" (the
+// store.ChatSettings JSON: systemPrompt, temperature, topP,
+// maxOutputTokens, layersOff, kbDomain; absent when all are defaults; the
+// model stays session.model) and "assistant" (the name, icon and version
+// of the assistant the chat was started from, for information: an import
+// links the chat to no assistant, its settings are its own copy).
+//
 // Version 2 added the message tree (issue 9): each message's parentId (absent
 // for a first message; a parent comes before its children) and the
 // activeLeafId ending the selected branch. A file whose messages have no
@@ -36,7 +43,7 @@ import (
 // Format and Version identify the document.
 const (
 	Format  = "playchat-session"
-	Version = 2
+	Version = 3
 )
 
 // Document is an exported session.
@@ -50,6 +57,19 @@ type Document struct {
 	ActiveLeafID *int64       `json:"activeLeafId,omitempty"`
 	Memories     []DocMemory  `json:"memories"`
 	Messages     []DocMessage `json:"messages"`
+	// Settings are the chat's own settings (Model empty: it is
+	// Session.Model); nil when all are defaults.
+	Settings *store.ChatSettings `json:"settings,omitempty"`
+	// Assistant names the assistant the chat was started from (nil: none).
+	Assistant *DocAssistant `json:"assistant,omitempty"`
+}
+
+// DocAssistant is the assistant a chat was started from, as its export
+// names it.
+type DocAssistant struct {
+	Name    string `json:"name"`
+	Icon    string `json:"icon,omitempty"`
+	Version int    `json:"version"`
 }
 
 // DocMemory is one memory of a Document.
@@ -151,6 +171,15 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 	}
 	if leaf != 0 {
 		doc.ActiveLeafID = &leaf
+	}
+	if cs := store.DecodeChatSettings(s.Settings); !cs.IsZero() {
+		cs.Model = ""
+		doc.Settings = &cs
+	}
+	if s.AssistantID != nil {
+		if a, err := db.GetAssistant(ctx, *s.AssistantID); err == nil {
+			doc.Assistant = &DocAssistant{Name: a.Name, Icon: a.Icon, Version: s.AssistantVersion}
+		}
 	}
 	return doc, nil
 }

@@ -259,6 +259,14 @@ func Validate(doc Document) error {
 			add("messages[%d].parentId %d does not name an earlier message of the file", i, *m.ParentID)
 		}
 	}
+	if doc.Settings != nil {
+		if why := doc.Settings.Check(); why != "" {
+			add("settings: %s", why)
+		}
+		if doc.Settings.Model != "" {
+			add("settings.model must be empty (the chat's model is session.model)")
+		}
+	}
 	if doc.ActiveLeafID != nil && !msgIDs[*doc.ActiveLeafID] {
 		add("activeLeafId %d does not name a message of the file", *doc.ActiveLeafID)
 	}
@@ -279,6 +287,9 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 	}
 	sess := store.Session{ID: uuid.NewString(), Title: TitleText(doc.Session.Title), Model: doc.Session.Model,
 		CreatedAt: doc.Session.CreatedAt.UTC(), UpdatedAt: doc.Session.UpdatedAt.UTC()}
+	if doc.Settings != nil {
+		sess.Settings = doc.Settings.Encode()
+	}
 	// The copy is "updated" now, so it shows at the top of the list.
 	sess.UpdatedAt = time.Now().UTC()
 	err := db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {

@@ -33,6 +33,13 @@ type Session struct {
 	Model     string    `bun:"model"`
 	CreatedAt time.Time `bun:"created_at"`
 	UpdatedAt time.Time `bun:"updated_at"`
+	// Settings is the chat's own settings as JSON (ChatSettings; "" = all
+	// defaults). Read it with DB.SessionSettings.
+	Settings string `bun:"settings"`
+	// AssistantID is the assistant the chat was started from (nil: none,
+	// or it was deleted) and AssistantVersion the version the chat copied.
+	AssistantID      *int64 `bun:"assistant_id"`
+	AssistantVersion int    `bun:"assistant_version"`
 }
 
 // Message is a row of messages. ArchivedAt and MemoryID are set when the

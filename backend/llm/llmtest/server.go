@@ -47,6 +47,9 @@ type RecordedRequest struct {
 	HasStreamOptions    bool // the body had a non-null stream_options
 	MaxTokens           int
 	MaxCompletionTokens int
+	// Temperature and TopP are the sampling parameters the body carried
+	// (nil: absent).
+	Temperature, TopP *float64
 
 	// Embeddings: the inputs (a single string input becomes one element).
 	Input []string
@@ -298,6 +301,8 @@ func decodeRequest(r *http.Request, body []byte) RecordedRequest {
 		} `json:"stream_options"`
 		MaxTokens           int             `json:"max_tokens"`
 		MaxCompletionTokens int             `json:"max_completion_tokens"`
+		Temperature         *float64        `json:"temperature"`
+		TopP                *float64        `json:"top_p"`
 		Input               json.RawMessage `json:"input"`
 	}
 	if err := json.Unmarshal(body, &b); err != nil {
@@ -305,6 +310,7 @@ func decodeRequest(r *http.Request, body []byte) RecordedRequest {
 	}
 	rec.Model, rec.Messages, rec.Tools, rec.Stream = b.Model, b.Messages, b.Tools, b.Stream
 	rec.MaxTokens, rec.MaxCompletionTokens = b.MaxTokens, b.MaxCompletionTokens
+	rec.Temperature, rec.TopP = b.Temperature, b.TopP
 	if b.StreamOptions != nil {
 		rec.HasStreamOptions = true
 		rec.IncludeUsage = b.StreamOptions.IncludeUsage

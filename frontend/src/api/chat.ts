@@ -62,6 +62,7 @@ export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnH
         text: input.text,
         model: input.model,
         notePageIds: input.notePageIds ?? [],
+        assistantId: input.assistantId ?? 0,
       }),
     handlers,
   )

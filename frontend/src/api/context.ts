@@ -3,7 +3,8 @@
 // reply's context held — each layer's tokens of the model's window, what was
 // sent and what was left out or cut to fit.
 import * as ChatService from '../../wailsjs/go/app/ChatService'
-import type { chat, layer } from '../../wailsjs/go/models'
+import { chat } from '../../wailsjs/go/models'
+import type { layer, store } from '../../wailsjs/go/models'
 import { call } from './errors'
 
 /** One request's context report (Go's chat.ContextReport; sizes in tokens). */
@@ -29,6 +30,10 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
     // Absent from reports stored before the user's MCP tools (issue 24).
     toolsSent: r?.toolsSent ?? 0,
     toolsLeftOut: r?.toolsLeftOut ?? [],
+    // Absent from reports stored before chats had their own system prompt.
+    system: r?.system ?? 0,
+    systemFull: r?.systemFull ?? 0,
+    systemCut: r?.systemCut ?? false,
     message: r?.message ?? 0,
     layers: (r?.layers ?? []).map((u) => ({
       layer: u?.layer ?? '',
@@ -50,8 +55,14 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
  * new chat) with `model` ("" = the session's or the default). Calls no model
  * and writes nothing.
  */
-export async function preview(sessionId: string, text: string, model: string): Promise<ContextReport> {
-  return normalizeReport(await call(() => ChatService.ContextPreview({ sessionId, text, model })))
+export async function preview(
+  sessionId: string,
+  text: string,
+  model: string,
+  chatSettings?: store.ChatSettings,
+): Promise<ContextReport> {
+  const req = chat.PreviewRequest.createFrom({ sessionId, text, model, chatSettings })
+  return normalizeReport(await call(() => ChatService.ContextPreview(req)))
 }
 
 /** The report stored with reply `messageId`, or null when none was stored. */

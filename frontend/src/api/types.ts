@@ -98,6 +98,8 @@ export interface SendInput {
   model: string
   /** Note pages to pin to the session a new chat's first turn creates. */
   notePageIds?: number[]
+  /** A new chat's first turn: start it from this assistant (0 or absent: none). */
+  assistantId?: number
 }
 
 /**

@@ -3,6 +3,7 @@ import errors from './errors-en'
 import fatal from './fatal-en'
 import kbText from './kb-en'
 import interopText from './interop-en'
+import assistantsText from './assistants-en'
 import toolsText from './tools-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
@@ -513,6 +514,7 @@ const en: typeof ja = {
     historyLeftOut: 'The oldest message of the conversation | The oldest {n} messages of the conversation',
     more: '… and {n} more',
     layer: {
+      system: 'This chat’s system prompt',
       knowledge: 'Learned knowledge',
       notes: 'Notes index',
       pinned_notes: 'Pinned notes',
@@ -532,6 +534,8 @@ const en: typeof ja = {
   },
   kbDrop: kbText.kbDrop,
   interop: interopText.interop,
+  assistants: assistantsText.assistants,
+  chatSettings: assistantsText.chatSettings,
   learnedDoc: interopText.learnedDoc,
   mcpTools: toolsText.mcpTools,
   toolApproval: toolsText.toolApproval,

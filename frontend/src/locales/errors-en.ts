@@ -39,6 +39,8 @@ const errors: typeof ja = {
       messageTooLong: 'This session file cannot be imported: {message} ({role}) is {bytes} bytes, over the {maxMiB} MiB limit of one message ({count} of its messages are over it). Nothing was imported.',
     },
     chat: {
+      settingsInvalid: 'These chat settings cannot be saved: {detail}',
+      systemPromptCut: 'The chat’s system prompt did not fit beside your message in this model’s context window and was cut to {sent} of {full} tokens',
       noModel: 'No model is configured: choose one in the model picker or set DEFAULT_MODEL in Settings',
       emptyMessage: 'The message is empty',
       messageTooLong: 'The message is too long ({bytes} bytes; the limit is {maxMiB} MiB)',
@@ -56,6 +58,12 @@ const errors: typeof ja = {
       replyInterrupted: 'playchat ended before this reply was complete (it was closed by force, crashed, or the computer lost power); the text that had arrived is kept',
       replyUnfinished: 'This reply was still being written when the chat was exported; the text up to then is kept',
       replyStreaming: 'The reply to message {id} is still being written (by another playchat, such as `playchat ask`): wait until it is finished',
+    },
+    assistant: {
+      notFound: 'No assistant {name}',
+      invalid: 'This assistant cannot be saved: {detail}',
+      invalidFile: 'Not a valid assistants file: {detail}',
+      order: 'The new order must list every assistant exactly once',
     },
     store: {
       damaged: 'The database {path} is damaged ({detail}). playchat does not write into it and leaves the file as it is. Quit playchat and restore the data folder {dir} from a backup (a copy of the folder made before the damage).',

@@ -37,6 +37,8 @@ export default {
       messageTooLong: 'このセッションファイルは読み込めません: {message}（{role}）は {bytes} バイトで、1 つのメッセージの上限 {maxMiB} MiB を超えています（上限を超えるメッセージは {count} 件）。何も読み込んでいません。',
     },
     chat: {
+      settingsInvalid: 'このチャット設定は保存できません: {detail}',
+      systemPromptCut: 'チャットのシステムプロンプトがこのモデルのコンテキストにメッセージと一緒に収まらないため、{full} トークン中 {sent} トークンに切り詰めました',
       noModel: 'モデルが設定されていません。モデル選択で選ぶか、設定で DEFAULT_MODEL を指定してください',
       emptyMessage: 'メッセージが空です',
       messageTooLong: 'メッセージが長すぎます（{bytes} バイト、上限は {maxMiB} MiB）',
@@ -54,6 +56,12 @@ export default {
       replyInterrupted: '返答が終わる前に playchat が終了しました（強制終了・クラッシュ・電源断など）。それまでに届いた本文は残しています。',
       replyUnfinished: 'エクスポートした時点でこの返答はまだ書き込み中でした。その時点までの本文を残しています。',
       replyStreaming: 'メッセージ {id} への返答はまだ書き込み中です（`playchat ask` など別の playchat が書いています）。終わってからもう一度お試しください。',
+    },
+    assistant: {
+      notFound: 'アシスタント {name} はありません',
+      invalid: 'このアシスタントは保存できません: {detail}',
+      invalidFile: 'アシスタントのファイルとして正しくありません: {detail}',
+      order: '並べ替えにはすべてのアシスタントをちょうど一度ずつ含めてください',
     },
     store: {
       damaged: 'データベース {path} が壊れています（{detail}）。playchat はこのファイルに書き込まず、そのまま残しています。playchat を終了し、データフォルダー {dir} をバックアップ（壊れる前に取ったフォルダーのコピー）から戻してください。',

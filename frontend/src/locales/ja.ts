@@ -2,6 +2,7 @@ import errors from './errors-ja'
 import fatal from './fatal-ja'
 import kbText from './kb-ja'
 import interopText from './interop-ja'
+import assistantsText from './assistants-ja'
 import toolsText from './tools-ja'
 
 // Japanese UI strings. en.ts must have the same keys (its type is checked against this file).
@@ -510,6 +511,7 @@ export default {
     historyLeftOut: '古い会話 {n} 件',
     more: '…ほか {n} 件',
     layer: {
+      system: 'このチャットのシステムプロンプト',
       knowledge: '学習した知識',
       notes: 'ノート一覧',
       pinned_notes: 'ピン留めノート',
@@ -529,6 +531,8 @@ export default {
   },
   kbDrop: kbText.kbDrop,
   interop: interopText.interop,
+  assistants: assistantsText.assistants,
+  chatSettings: assistantsText.chatSettings,
   learnedDoc: interopText.learnedDoc,
   mcpTools: toolsText.mcpTools,
   toolApproval: toolsText.toolApproval,

@@ -13,6 +13,7 @@ import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '@/ut
 import {
   draftMessage, failedReply, fromStored, mergeTool, STREAMING, visibleMessages, type ChatMessage,
 } from '@/utils/turn'
+import { useAssistantStore } from './assistants'
 import { useDraftStore } from './drafts'
 import { useNotesStore } from './notes'
 import { useSessionStore } from './sessions'
@@ -239,13 +240,14 @@ export const useChatStore = defineStore('chat', () => {
     const sessionId = sessions.currentId ?? ''
     const model = sessions.currentModel
     const notePageIds = sessionId ? [] : notes.pinsForNewChat()
+    const assistantId = sessionId ? 0 : useAssistantStore().draftId
     return launch({
       kind: 'send',
       sessionId,
       model,
       notePageIds,
       user: draftMessage(`live-u${keySeq + 1}`, 'user', body, model, sessionId),
-      start: (handlers) => chatApi.streamTurn({ sessionId, text: body, model, notePageIds }, handlers),
+      start: (handlers) => chatApi.streamTurn({ sessionId, text: body, model, notePageIds, assistantId }, handlers),
     })
   }
 

@@ -4,6 +4,7 @@ import * as api from '@/api/sessions'
 import type { ImportResult, Session } from '@/api/types'
 import { debounce } from '@/utils/debounce'
 import { timeValue } from '@/utils/time'
+import { useAssistantStore } from './assistants'
 import { useDraftStore } from './drafts'
 
 /** How long a burst of refresh requests (focus events, edits) is coalesced. */
@@ -101,9 +102,16 @@ export const useSessionStore = defineStore('sessions', () => {
     currentId.value = id
   }
 
-  /** Opens a new, empty chat (saved on its first message), keeping the current model. */
+  /**
+   * Opens a new, empty chat (saved on its first message), keeping the
+   * current model; it starts from the last assistant picked (Ctrl+N too),
+   * whose model, when it names one, is the new chat's.
+   */
   function startDraft() {
     draftModel.value = currentModel.value
+    const assistants = useAssistantStore()
+    assistants.startNew()
+    if (assistants.draft?.settings?.model) draftModel.value = assistants.draft.settings.model
     currentId.value = null
     refreshSoon()
   }

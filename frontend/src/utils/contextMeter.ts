@@ -3,11 +3,14 @@
 import type { ContextReport } from '@/api/context'
 
 /** The layers the meter knows by name (others are shown by their id). */
-export const KNOWN_LAYERS = ['knowledge', 'notes', 'pinned_notes', 'kb', 'memory', 'clock'] as const
+export const KNOWN_LAYERS = ['system', 'knowledge', 'notes', 'pinned_notes', 'kb', 'memory', 'clock'] as const
 
 /** One coloured part of the bar. */
 export interface Segment {
-  /** "prompt" (base prompt + the newest message), "tools" (their definitions), a layer's id, or "history". */
+  /**
+   * "prompt" (base prompt + the newest message), "system" (the chat's own
+   * system prompt), "tools" (their definitions), a layer's id, or "history".
+   */
   key: string
   tokens: number
   /** Width as a percentage of the window. */
@@ -43,6 +46,10 @@ export function segments(r: ContextReport): Segment[] {
   const out: Segment[] = []
   const prompt = r.prompt + r.message
   if (prompt > 0) out.push({ key: 'prompt', tokens: prompt, percent: pct(prompt, window), cut: false })
+  const system = r.system ?? 0
+  if (system > 0 || r.systemCut) {
+    out.push({ key: 'system', tokens: system, percent: pct(system, window), cut: !!r.systemCut })
+  }
   const tools = r.tools ?? 0
   const toolsCut = (r.toolsLeftOut ?? []).length > 0
   if (tools > 0 || toolsCut) out.push({ key: 'tools', tokens: tools, percent: pct(tools, window), cut: toolsCut })
@@ -71,6 +78,15 @@ export function leftOutEntries(r: ContextReport): LeftOutEntry[] {
   const out: LeftOutEntry[] = []
   for (const o of r.toolsLeftOut ?? []) {
     out.push({ layer: 'tools', kind: o.kind, id: o.id, title: o.title, reason: o.reason, kept: o.kept, total: o.total, unit: o.unit, count: 0 })
+  }
+  if (r.systemCut) {
+    // The chat's system prompt yields only to the newest message: cut (or,
+    // with no room at all, left out) so the message fits.
+    const kept = r.system ?? 0
+    out.push({
+      layer: 'system', kind: 'block', id: '', title: '', reason: kept > 0 ? 'truncated' : 'budget',
+      kept, total: r.systemFull ?? 0, unit: 'tokens', count: 0,
+    })
   }
   for (const u of r.layers) {
     for (const o of u.leftOut) {

@@ -65,6 +65,72 @@ export namespace app {
 	        this.uiLanguage = source["uiLanguage"];
 	    }
 	}
+	export class AssistantFileResult {
+	    assistants: assistant.Assistant[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AssistantFileResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.assistants = this.convertValues(source["assistants"], assistant.Assistant);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChatSettingsView {
+	    sessionId: string;
+	    settings: store.ChatSettings;
+	    assistant: assistant.ChatAssistant;
+	    unsupported: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatSettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessionId = source["sessionId"];
+	        this.settings = this.convertValues(source["settings"], store.ChatSettings);
+	        this.assistant = this.convertValues(source["assistant"], assistant.ChatAssistant);
+	        this.unsupported = source["unsupported"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class DesktopStatus {
 	    trayAvailable: boolean;
 	    trayReason: string;
@@ -997,6 +1063,7 @@ export namespace app {
 	    text: string;
 	    model: string;
 	    notePageIds: number[];
+	    assistantId: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SendRequest(source);
@@ -1009,6 +1076,7 @@ export namespace app {
 	        this.text = source["text"];
 	        this.model = source["model"];
 	        this.notePageIds = source["notePageIds"];
+	        this.assistantId = source["assistantId"];
 	    }
 	}
 	export class SettingField {
@@ -1424,6 +1492,133 @@ export namespace apperr {
 
 }
 
+export namespace assistant {
+	
+	export class Assistant {
+	    id: number;
+	    name: string;
+	    icon: string;
+	    description: string;
+	    settings: store.ChatSettings;
+	    notePageIds: number[];
+	    position: number;
+	    version: number;
+	    builtin: string;
+	    createdAt: string;
+	    updatedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Assistant(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.icon = source["icon"];
+	        this.description = source["description"];
+	        this.settings = this.convertValues(source["settings"], store.ChatSettings);
+	        this.notePageIds = source["notePageIds"];
+	        this.position = source["position"];
+	        this.version = source["version"];
+	        this.builtin = source["builtin"];
+	        this.createdAt = source["createdAt"];
+	        this.updatedAt = source["updatedAt"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChatAssistant {
+	    assistant?: Assistant;
+	    copiedVersion: number;
+	    newer: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatAssistant(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.assistant = this.convertValues(source["assistant"], Assistant);
+	        this.copiedVersion = source["copiedVersion"];
+	        this.newer = source["newer"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Draft {
+	    name: string;
+	    icon: string;
+	    description: string;
+	    settings: store.ChatSettings;
+	    notePageIds: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Draft(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.icon = source["icon"];
+	        this.description = source["description"];
+	        this.settings = this.convertValues(source["settings"], store.ChatSettings);
+	        this.notePageIds = source["notePageIds"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace chat {
 	
 	export class HistoryUsage {
@@ -1449,6 +1644,9 @@ export namespace chat {
 	    input: number;
 	    used: number;
 	    prompt: number;
+	    system: number;
+	    systemFull: number;
+	    systemCut: boolean;
 	    tools: number;
 	    toolsSent: number;
 	    toolsLeftOut: layer.Omission[];
@@ -1470,6 +1668,9 @@ export namespace chat {
 	        this.input = source["input"];
 	        this.used = source["used"];
 	        this.prompt = source["prompt"];
+	        this.system = source["system"];
+	        this.systemFull = source["systemFull"];
+	        this.systemCut = source["systemCut"];
 	        this.tools = source["tools"];
 	        this.toolsSent = source["toolsSent"];
 	        this.toolsLeftOut = this.convertValues(source["toolsLeftOut"], layer.Omission);
@@ -1503,6 +1704,7 @@ export namespace chat {
 	    sessionId: string;
 	    text: string;
 	    model: string;
+	    chatSettings?: store.ChatSettings;
 	
 	    static createFrom(source: any = {}) {
 	        return new PreviewRequest(source);
@@ -1513,7 +1715,26 @@ export namespace chat {
 	        this.sessionId = source["sessionId"];
 	        this.text = source["text"];
 	        this.model = source["model"];
+	        this.chatSettings = this.convertValues(source["chatSettings"], store.ChatSettings);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -1974,6 +2195,35 @@ export namespace session {
 	        this.model = source["model"];
 	        this.createdAt = source["createdAt"];
 	        this.updatedAt = source["updatedAt"];
+	    }
+	}
+
+}
+
+export namespace store {
+	
+	export class ChatSettings {
+	    systemPrompt?: string;
+	    model?: string;
+	    temperature?: number;
+	    topP?: number;
+	    maxOutputTokens?: number;
+	    layersOff?: string[];
+	    kbDomain?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.systemPrompt = source["systemPrompt"];
+	        this.model = source["model"];
+	        this.temperature = source["temperature"];
+	        this.topP = source["topP"];
+	        this.maxOutputTokens = source["maxOutputTokens"];
+	        this.layersOff = source["layersOff"];
+	        this.kbDomain = source["kbDomain"];
 	    }
 	}
 
