@@ -205,6 +205,17 @@ const errors: typeof ja = {
       badDocument: 'Not a JMA forecast document: {detail}',
       noDay: 'The forecast has no weather for {date} in {area}',
     },
+    backup: {
+      damaged: 'The backup {path} cannot be used ({detail}). Nothing was changed',
+      newer: 'The backup {path} was made by a newer playchat ({detail}). Update playchat to restore it. Nothing was changed',
+      passphraseNeeded: 'A backup that includes API keys is encrypted: enter a passphrase of at least {min} characters',
+      wrongPassphrase: 'The passphrase does not open the encrypted backup {path}. Nothing was changed',
+      running: 'A backup or restore is already running',
+      failed: 'The backup could not be written to {target} ({detail})',
+    },
+    export: {
+      format: '{format} is not an export format: use md, html or json',
+    },
     discord: {
       noWebhook: 'No Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings',
       webhookFailed: 'The Discord webhook refused the post ({status}): {detail}. Check DISCORD_WEBHOOK_URL in Settings',

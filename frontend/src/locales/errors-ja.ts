@@ -203,6 +203,17 @@ export default {
       badDocument: '気象庁の天気予報の文書として読み取れません: {detail}',
       noDay: '{area} の {date} の天気予報はありません',
     },
+    backup: {
+      damaged: 'バックアップ {path} は使えません（{detail}）。何も変更していません',
+      newer: 'バックアップ {path} は新しい playchat で作られています（{detail}）。playchat を更新してから復元してください。何も変更していません',
+      passphraseNeeded: 'API キーを含むバックアップは暗号化されます。{min} 文字以上のパスフレーズを入力してください',
+      wrongPassphrase: 'パスフレーズが暗号化されたバックアップ {path} と一致しません。何も変更していません',
+      running: 'バックアップか復元がすでに実行中です',
+      failed: 'バックアップを {target} に書き込めませんでした（{detail}）',
+    },
+    export: {
+      format: '{format} は書き出し形式ではありません。md、html、json のいずれかを指定してください',
+    },
     discord: {
       noWebhook: '定時投稿用の Discord Webhook URL がありません。設定の DISCORD_WEBHOOK_URL に貼り付けてください',
       webhookFailed: 'Discord の Webhook が投稿を受け付けませんでした（{status}）: {detail}。設定の DISCORD_WEBHOOK_URL を確認してください',
