@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"playchat/backend/atomicfile"
 	"playchat/backend/session"
@@ -70,6 +71,7 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	out := fs.String("o", "", "write to FILE instead of stdout")
+	format := fs.String("format", session.FormatJSON, "md (Markdown), html (one self-contained page) or json (lossless)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -77,12 +79,17 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 	if len(pos) != 1 {
 		return usageError{"sessions export needs exactly one session ID"}
 	}
+	switch *format {
+	case session.FormatJSON, session.FormatMarkdown, session.FormatHTML:
+	default:
+		return usageError{fmt.Sprintf("sessions export --format %q: use md, html or json", *format)}
+	}
 	c, err := openCore(ctx, env)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	data, err := session.ExportJSON(ctx, c.DB, pos[0])
+	data, _, err := session.ExportAs(ctx, c.DB, pos[0], *format, session.ExportOptions{Location: time.Local})
 	if err != nil {
 		return err
 	}
