@@ -28,7 +28,7 @@ const appliedMark = "db-applied"
 type Pending struct {
 	Manifest Manifest
 	// Safety is the folder holding what the restore replaced.
-	Safety string
+	Safety  string
 	dataDir string
 }
 

@@ -57,9 +57,9 @@ const MinPassphrase = 8
 // Header says what an archive is. It is the first entry, and repeated in
 // the manifest.
 type Header struct {
-	Format     string    `json:"format"`
-	Version    int       `json:"version"`
-	AppVersion string    `json:"appVersion"`
+	Format     string `json:"format"`
+	Version    int    `json:"version"`
+	AppVersion string `json:"appVersion"`
 	// Schema is the newest migration applied to the database copy.
 	Schema    string    `json:"schema"`
 	CreatedAt time.Time `json:"createdAt"`

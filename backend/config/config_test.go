@@ -184,7 +184,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		MCPHTTPPort: 9000, MCPHTTPToken: "mcp-token-0123456789",
 		APIServerEnabled: true, APIServerPort: 18901, APIServerListen: "0.0.0.0", APIServerToken: "tok-0123456789abcdef",
 		MemoryMirrorLearned: true,
-		BackupAuto: true, BackupDir: "/mnt/nas/playchat", BackupKeep: 30,
+		BackupAuto:          true, BackupDir: "/mnt/nas/playchat", BackupKeep: 30,
 		BackupWebDAVURL: "https://dav.test/remote.php/dav/files/me/playchat/", BackupWebDAVUser: "me",
 		BackupWebDAVPassword: "dav-pass-0123456789",
 	}
