@@ -127,6 +127,8 @@ func (a *App) Startup(ctx context.Context) {
 	go a.startDesktop(ctx, c)
 	// The MCP server over HTTP, when switched on (interop_service.go).
 	go a.startInterop(c)
+	// Daily backups while BACKUP_AUTO is on (backup_service.go).
+	go a.runAutoBackups(ctx, c)
 }
 
 func (a *App) setStartErr(err error) {
@@ -188,7 +190,7 @@ func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
 		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a},
-		&InteropService{a}}
+		&InteropService{a}, &BackupService{a}}
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running
