@@ -241,14 +241,18 @@ func (s *BackupService) CancelRestore() error {
 }
 
 // TestWebDAV checks that the WebDAV folder answers with these credentials
-// (an empty password uses the saved one).
+// (empty ones use the saved BACKUP_WEBDAV_* settings).
 func (s *BackupService) TestWebDAV(url, user, password string) error {
 	c, err := s.app.backend()
 	if err != nil {
 		return err
 	}
+	cfg := c.Config()
+	if url == "" {
+		url, user = cfg.BackupWebDAVURL, cfg.BackupWebDAVUser
+	}
 	if password == "" {
-		password = c.Config().BackupWebDAVPassword
+		password = cfg.BackupWebDAVPassword
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
