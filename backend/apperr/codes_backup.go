@@ -35,3 +35,16 @@ func init() {
 		templates[c] = t
 	}
 }
+
+// Codes of folders (issue 27, backend/store/organise.go).
+const (
+	// FolderName: a folder name is empty, has a line break or tab, or is longer than {max} characters.
+	FolderName Code = "session.folderName"
+	// FolderNotFound: folder {id} does not exist (deleted meanwhile?).
+	FolderNotFound Code = "session.folderNotFound"
+)
+
+func init() {
+	templates[FolderName] = "a folder name must be 1 to {max} characters on one line"
+	templates[FolderNotFound] = "folder {id} does not exist"
+}

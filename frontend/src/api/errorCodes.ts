@@ -135,6 +135,8 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'reminders.notActive': { template: "reminder {id} is {state} and cannot change", params: ['id', 'state'] },
   'reminders.notFound': { template: "reminder {id} does not exist", params: ['id'] },
   'reminders.snoozeRange': { template: "cannot snooze by {minutes} minutes: choose 1 to {max}", params: ['minutes', 'max'] },
+  'session.folderName': { template: "a folder name must be 1 to {max} characters on one line", params: ['max'] },
+  'session.folderNotFound': { template: "folder {id} does not exist", params: ['id'] },
   'session.invalidFile': { template: "invalid session file: {detail}", params: ['detail'] },
   'session.messageTooLong': { template: "invalid session file: {message} ({role}) is {bytes} bytes, over the {maxMiB} MiB limit of one message ({count} of its messages are over it); nothing was imported", params: ['message', 'role', 'bytes', 'maxMiB', 'count'] },
   'session.titleLength': { template: "a title needs 1 to {max} characters", params: ['max'] },

@@ -34,6 +34,8 @@ const errors: typeof ja = {
       presetIncomplete: 'A preset needs both a label and a model',
     },
     session: {
+      folderName: 'A folder name must be 1 to {max} characters on one line',
+      folderNotFound: 'That folder no longer exists',
       titleLength: 'A title needs 1 to {max} characters',
       invalidFile: 'This is not a valid playchat session file: {detail}',
       messageTooLong: 'This session file cannot be imported: {message} ({role}) is {bytes} bytes, over the {maxMiB} MiB limit of one message ({count} of its messages are over it). Nothing was imported.',

@@ -32,6 +32,8 @@ export default {
       presetIncomplete: 'プリセットにはラベルとモデルの両方が必要です',
     },
     session: {
+      folderName: 'フォルダ名は 1〜{max} 文字の 1 行にしてください',
+      folderNotFound: 'そのフォルダはもうありません',
       titleLength: 'タイトルは 1〜{max} 文字にしてください',
       invalidFile: 'playchat のセッションファイルとして読み込めません: {detail}',
       messageTooLong: 'このセッションファイルは読み込めません: {message}（{role}）は {bytes} バイトで、1 つのメッセージの上限 {maxMiB} MiB を超えています（上限を超えるメッセージは {count} 件）。何も読み込んでいません。',
