@@ -190,7 +190,7 @@ func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
 		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a},
-		&InteropService{a}, &BackupService{a}}
+		&InteropService{a}, &BackupService{a}, &OrganiseService{a}}
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"playchat/backend/backup"
+	"playchat/backend/store"
 )
 
 func TestBackupCreateListAndRestoreThroughTheCLI(t *testing.T) {
@@ -79,5 +81,49 @@ func TestSessionsExportAsMarkdownAndHTML(t *testing.T) {
 	}
 	if r := runCLI(t, env, "", "sessions", "export", "--format", "pdf", id); r.code != 2 {
 		t.Errorf("pdf: exit %d", r.code)
+	}
+}
+
+func TestSessionsListFiltersByFolderAndArchive(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PLAYCHAT_DATA_DIR=" + dir}
+	gpt := filepath.Join("..", "backend", "session", "testdata", "chatgpt_conversations.json")
+	runCLI(t, env, "", "sessions", "import", gpt)
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _ := db.ListSessions(ctx)
+	f, _ := db.CreateFolder(ctx, "仕事")
+	db.MoveToFolder(ctx, []string{ss[0].ID}, &f.ID)
+	db.SetPinned(ctx, []string{ss[0].ID}, true)
+	db.SetArchived(ctx, []string{ss[1].ID}, true)
+	db.Close()
+	list := func(args ...string) []map[string]any {
+		r := runCLI(t, env, "", append([]string{"sessions", "list", "--json"}, args...)...)
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil {
+			t.Fatalf("%v: %s %s", args, r.stdout, r.stderr)
+		}
+		return rows
+	}
+	if rows := list(); len(rows) != 1 || rows[0]["folder"] != "仕事" || rows[0]["pinned"] != true {
+		t.Errorf("default list %v", rows)
+	}
+	if rows := list("--archived"); len(rows) != 1 || rows[0]["id"] != ss[1].ID {
+		t.Errorf("--archived %v", rows)
+	}
+	if rows := list("--all"); len(rows) != 2 {
+		t.Errorf("--all %v", rows)
+	}
+	if rows := list("--folder", "仕事"); len(rows) != 1 {
+		t.Errorf("--folder %v", rows)
+	}
+	if rows := list("--folder", "/", "--all"); len(rows) != 1 || rows[0]["id"] != ss[1].ID {
+		t.Errorf("--folder / %v", rows)
+	}
+	if r := runCLI(t, env, "", "sessions", "list", "--folder", "無い"); r.code != 1 {
+		t.Errorf("unknown folder: exit %d", r.code)
 	}
 }

@@ -123,7 +123,9 @@ Usage:
   playchat                                   open the window
   playchat ask [--session ID] [--model M] [--json] TEXT
                                              run one chat turn; TEXT "-" or none reads stdin
-  playchat sessions list [--json]            list sessions, most recent first
+  playchat sessions list [--json] [--folder NAME|/] [--archived|--all]
+                                             list sessions, pinned first, then most recent first
+                                             (--folder /: the top level; archived chats only with --archived or --all)
   playchat sessions search [--json] [--limit N] [--session ID] [--from DAY] [--to DAY] QUERY
                                              find messages of every chat holding every word of QUERY
   playchat sessions export ID [--format md|html|json] [-o FILE]

@@ -265,6 +265,22 @@ export namespace app {
 	        this.match = source["match"];
 	    }
 	}
+	export class Folder {
+	    id: number;
+	    name: string;
+	    position: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Folder(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.position = source["position"];
+	    }
+	}
 	export class ImportResult {
 	    session: session.Summary;
 	    messages: number;
@@ -945,6 +961,55 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class Place {
+	    pinnedAt: string;
+	    folderId: number;
+	    archivedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Place(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pinnedAt = source["pinnedAt"];
+	        this.folderId = source["folderId"];
+	        this.archivedAt = source["archivedAt"];
+	    }
+	}
+	export class Organisation {
+	    folders: Folder[];
+	    places: Record<string, Place>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Organisation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.folders = this.convertValues(source["folders"], Folder);
+	        this.places = this.convertValues(source["places"], Place, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class RegenerateRequest {
 	    turnId: string;
 	    sessionId: string;
