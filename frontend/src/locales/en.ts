@@ -4,6 +4,7 @@ import fatal from './fatal-en'
 import kbText from './kb-en'
 import interopText from './interop-en'
 import backupText from './backup-en'
+import organiseText from './organise-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
 const en: typeof ja = {
@@ -534,6 +535,7 @@ const en: typeof ja = {
   kbDrop: kbText.kbDrop,
   interop: interopText.interop,
   backup: backupText.backup,
+  organise: organiseText.organise,
   learnedDoc: interopText.learnedDoc,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {

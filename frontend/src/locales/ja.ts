@@ -3,6 +3,7 @@ import fatal from './fatal-ja'
 import kbText from './kb-ja'
 import interopText from './interop-ja'
 import backupText from './backup-ja'
+import organiseText from './organise-ja'
 
 // Japanese UI strings. en.ts must have the same keys (its type is checked against this file).
 export default {
@@ -531,6 +532,7 @@ export default {
   kbDrop: kbText.kbDrop,
   interop: interopText.interop,
   backup: backupText.backup,
+  organise: organiseText.organise,
   learnedDoc: interopText.learnedDoc,
   // The About box and the folder buttons in Settings (AboutDialog.vue, issue 14).
   about: {
