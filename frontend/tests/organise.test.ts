@@ -77,7 +77,7 @@ describe('the chat list', () => {
     await row(w, 'c').get('[data-testid="pin-session"]').trigger('click')
     await flushPromises()
     expect(bound.Pin).toHaveBeenCalledWith(['c'], true)
-    expect(w.get('[data-testid="section-pinned"]').exists()).toBe(true)
+    expect(w.find('[data-testid="section-pinned"]').exists()).toBe(true)
     expect(w.findAll('[data-testid="session-item"]')[0].attributes('data-session-id')).toBe('c')
   })
 
