@@ -50,6 +50,10 @@ type Document struct {
 	ActiveLeafID *int64       `json:"activeLeafId,omitempty"`
 	Memories     []DocMemory  `json:"memories"`
 	Messages     []DocMessage `json:"messages"`
+	// Place is where the chat sat in the list: pinned, its folder (by
+	// name; an import finds or makes it), archived (issue 27). Absent for
+	// a chat at the top level; older readers ignore it.
+	Place *store.PlaceByName `json:"place,omitempty"`
 }
 
 // DocMemory is one memory of a Document.
@@ -151,6 +155,11 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 	}
 	if leaf != 0 {
 		doc.ActiveLeafID = &leaf
+	}
+	if p, err := db.NamedPlaceOf(ctx, sessionID); err != nil {
+		return Document{}, err
+	} else if !p.Empty() {
+		doc.Place = &p
 	}
 	return doc, nil
 }

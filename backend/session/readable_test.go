@@ -147,3 +147,46 @@ func TestExportAsRefusesAnUnknownFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestAChatsPlaceSurvivesExportAndImport(t *testing.T) {
+	db, _ := readableFixture(t)
+	ctx := context.Background()
+	s, _ := db.CreateSession(ctx, "置き場所", "openai/m")
+	id := s.ID
+	db.InsertMessage(ctx, &store.Message{SessionID: id, Role: store.RoleUser, Content: "こんにちは"})
+	f, _ := db.CreateFolder(ctx, "数学")
+	db.MoveToFolder(ctx, []string{id}, &f.ID)
+	db.SetPinned(ctx, []string{id}, true)
+	doc, err := Export(ctx, db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Place == nil || !doc.Place.Pinned || doc.Place.Folder != "数学" || doc.Place.Archived {
+		t.Fatalf("place %+v", doc.Place)
+	}
+	// Into another database: the folder is made there.
+	other, err := store.Open(ctx, filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	res, err := Import(ctx, other, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := other.NamedPlaceOf(ctx, res.Session.ID)
+	if got != *doc.Place {
+		t.Errorf("imported place %+v, want %+v", got, *doc.Place)
+	}
+	// Again into the same one: the folder is found, not doubled.
+	if _, err := Import(ctx, db, doc); err != nil {
+		t.Fatal(err)
+	}
+	if fs, _ := db.Folders(ctx); len(fs) != 1 {
+		t.Errorf("folders %+v", fs)
+	}
+	doc.Place.Folder = strings.Repeat("長", 101)
+	if _, err := Import(ctx, other, doc); err == nil || !strings.Contains(err.Error(), "place.folder") {
+		t.Errorf("bad folder name: %v", err)
+	}
+}

@@ -292,3 +292,72 @@ func (d *DB) ListPlacedSessions(ctx context.Context, f SessionFilter) ([]PlacedS
 	}
 	return out, nil
 }
+
+// PlaceByName is a chat's place with its folder by name, as a session
+// export carries it (backend/session).
+type PlaceByName struct {
+	Pinned   bool   `json:"pinned,omitempty"`
+	Folder   string `json:"folder,omitempty"`
+	Archived bool   `json:"archived,omitempty"`
+}
+
+// Empty reports whether p puts the chat anywhere special.
+func (p PlaceByName) Empty() bool { return !p.Pinned && p.Folder == "" && !p.Archived }
+
+// NamedPlaceOf returns the place of a chat with its folder's name.
+func (d *DB) NamedPlaceOf(ctx context.Context, sessionID string) (PlaceByName, error) {
+	p, err := d.PlaceOf(ctx, sessionID)
+	if err != nil {
+		return PlaceByName{}, err
+	}
+	out := PlaceByName{Pinned: p.PinnedAt != nil, Archived: p.ArchivedAt != nil}
+	if p.FolderID != nil {
+		var f Folder
+		if err := d.bun.NewSelect().Model(&f).Where("id = ?", *p.FolderID).Scan(ctx); err == nil {
+			out.Folder = f.Name
+		}
+	}
+	return out, nil
+}
+
+// SetNamedPlace puts a chat at p inside tx (an import's transaction): the
+// folder is found by name, or made at the end of the list.
+func SetNamedPlace(ctx context.Context, tx bun.Tx, sessionID string, p PlaceByName) error {
+	if p.Empty() {
+		return nil
+	}
+	var folder *int64
+	if p.Folder != "" {
+		name, err := checkFolderName(p.Folder)
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		if err := tx.NewSelect().Table("folders").Column("id").Where("name = ?", name).Order("position ASC", "id ASC").Limit(1).Scan(ctx, &ids); err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			var max sql.NullInt64
+			if err := tx.NewSelect().Table("folders").ColumnExpr("max(position)").Scan(ctx, &max); err != nil {
+				return err
+			}
+			f := Folder{Name: name, Position: int(max.Int64) + 1, CreatedAt: now()}
+			if _, err := tx.NewInsert().Model(&f).Exec(ctx); err != nil {
+				return err
+			}
+			ids = []int64{f.ID}
+		}
+		folder = &ids[0]
+	}
+	pl := Place{SessionID: sessionID, FolderID: folder}
+	if p.Pinned {
+		t := now()
+		pl.PinnedAt = &t
+	}
+	if p.Archived {
+		t := now()
+		pl.ArchivedAt = &t
+	}
+	_, err := tx.NewInsert().Model(&pl).Exec(ctx)
+	return err
+}
