@@ -10,6 +10,7 @@ import (
 
 	"playchat/backend/backup"
 	"playchat/backend/store"
+	"playchat/backend/store/storetest"
 )
 
 func TestBackupCreateListAndRestoreThroughTheCLI(t *testing.T) {
@@ -125,5 +126,29 @@ func TestSessionsListFiltersByFolderAndArchive(t *testing.T) {
 	}
 	if r := runCLI(t, env, "", "sessions", "list", "--folder", "無い"); r.code != 1 {
 		t.Errorf("unknown folder: exit %d", r.code)
+	}
+}
+
+func TestBackupRestoreRecoversADamagedDatabase(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"PLAYCHAT_DATA_DIR=" + dir}
+	gpt := filepath.Join("..", "backend", "session", "testdata", "chatgpt_conversations.json")
+	runCLI(t, env, "", "sessions", "import", gpt)
+	archive := strings.TrimSpace(runCLI(t, env, "", "backup", "create").stdout)
+	storetest.CorruptMiddle(t, filepath.Join(dir, store.FileName))
+	storetest.CorruptPage(t, filepath.Join(dir, store.FileName), 1)
+	if r := runCLI(t, env, "", "sessions", "list"); r.code == 0 {
+		t.Fatal("the damaged database opened")
+	}
+	if r := runCLI(t, env, "", "backup", "restore", "--yes", archive); r.code != 0 {
+		t.Fatalf("restore: exit %d %s", r.code, r.stderr)
+	}
+	r := runCLI(t, env, "", "sessions", "list", "--json")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("after restore: %v %s %s", err, r.stdout, r.stderr)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, backup.SafetyDir, "*", store.FileName)); len(m) != 1 {
+		t.Errorf("the damaged file was not kept: %v", m)
 	}
 }
