@@ -3,6 +3,7 @@ module playchat
 go 1.26
 
 require (
+	filippo.io/age v1.2.1
 	fyne.io/systray v1.12.2
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/esiqveland/notify v0.13.3

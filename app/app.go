@@ -137,6 +137,8 @@ func (a *App) Startup(ctx context.Context) {
 	// The user's own MCP servers (tools_service.go), in the background: a
 	// server still starting is simply not offered yet. Close stops them.
 	go a.startTools(c)
+	// Daily backups while BACKUP_AUTO is on (backup_service.go).
+	go a.runAutoBackups(ctx, c)
 }
 
 func (a *App) setStartErr(err error) {
@@ -198,7 +200,7 @@ func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
 		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a},
-		&InteropService{a}, &ToolsService{a}, &AssistantService{a}}
+		&InteropService{a}, &ToolsService{a}, &AssistantService{a}, &BackupService{a}, &OrganiseService{a}}
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running

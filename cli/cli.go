@@ -74,6 +74,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		err = serveCmd(ctx, args[1:], env)
 	case "tools":
 		err = toolsCmd(ctx, args[1:], env)
+	case "backup":
+		err = backupCmd(ctx, args[1:], env)
 	case "version", "--version", "-version":
 		fmt.Fprintln(env.Stdout, "playchat", Version)
 	case "help", "-h", "--help", "-help":
@@ -126,10 +128,15 @@ Usage:
   playchat ask [--session ID] [--model M] [--assistant NAME] [--system TEXT] [--temperature X] [--json] TEXT
                                              run one chat turn; TEXT "-" or none reads stdin; --assistant,
                                              --system and --temperature set the chat's own settings
-  playchat sessions list [--json]            list sessions, most recent first
+  playchat sessions list [--json] [--folder NAME|/] [--archived|--all]
+                                             list sessions, pinned first, then most recent first
+                                             (--folder /: the top level; archived chats only with --archived or --all)
   playchat sessions search [--json] [--limit N] [--session ID] [--from DAY] [--to DAY] QUERY
                                              find messages of every chat holding every word of QUERY
-  playchat sessions export ID [-o FILE]      write a session as JSON (stdout without -o)
+  playchat sessions export ID [--format md|html|json] [-o FILE]
+                                             write a session (stdout without -o): json (the default, lossless:
+                                             every branch, memories, tags), md or html (the branch shown, for
+                                             reading; html is one self-contained page without script)
   playchat sessions import [--from auto|native|chatgpt|claude] FILE
                                              import a session file ("-" reads stdin) as a new session,
                                              or ChatGPT's or Claude's conversations.json as sessions
@@ -166,6 +173,15 @@ Usage:
                                              add MCP servers from a Claude Desktop / Cursor / Claude Code
                                              (mcpServers) or VS Code (servers) JSON file; - reads stdin
   playchat tools list [--json] [--no-start]  the MCP servers, their state, tools and the names sent to the model
+  playchat backup create [-o FILE|DIR] [--include-keys] [--passphrase-file F]
+                                             back up the database, knowledge base and settings (default: into
+                                             BACKUP_DIR); --include-keys adds API keys and encrypts the archive
+                                             (passphrase from PLAYCHAT_BACKUP_PASSPHRASE, F or stdin)
+  playchat backup restore FILE [--yes] [--passphrase-file F]
+                                             verify FILE, then replace the data with it (the current data moves
+                                             to restore-safety/ in the data dir; with the window open, at its
+                                             next start)
+  playchat backup list [--json]              backups in BACKUP_DIR (and WebDAV) and the last backup's result
   playchat version
 
 Configuration comes from defaults, <data dir>/.env, the environment and the

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"text/tabwriter"
+	"time"
 
 	"playchat/backend/atomicfile"
 	"playchat/backend/session"
+	"playchat/backend/store"
 )
 
 func sessions(ctx context.Context, args []string, env Env) error {
@@ -37,6 +40,9 @@ func sessionsList(ctx context.Context, args []string, env Env) error {
 	fs := flag.NewFlagSet("sessions list", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array")
+	folder := fs.String("folder", "", `only the chats in this folder ("/" for the top level)`)
+	archived := fs.Bool("archived", false, "only the archived chats")
+	all := fs.Bool("all", false, "archived chats too")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
@@ -45,31 +51,71 @@ func sessionsList(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer c.Close()
-	ss, err := c.DB.ListSessions(ctx)
+	filter := store.SessionFilter{Archived: *archived, All: *all && !*archived}
+	folders, err := c.DB.Folders(ctx)
 	if err != nil {
 		return err
 	}
-	rows := make([]session.Summary, len(ss))
-	for i, s := range ss {
-		rows[i] = session.SummaryOf(s)
+	names := map[int64]string{}
+	for _, f := range folders {
+		names[f.ID] = f.Name
 	}
+	if *folder == "/" {
+		top := int64(0)
+		filter.Folder = &top
+	} else if *folder != "" {
+		f, err := c.DB.FolderByName(ctx, *folder)
+		if err != nil {
+			return err
+		}
+		filter.Folder = &f.ID
+	}
+	ss, err := c.DB.ListPlacedSessions(ctx, filter)
+	if err != nil {
+		return err
+	}
+	rows := make([]listedSession, len(ss))
+	for i, s := range ss {
+		rows[i] = listedSession{Summary: session.SummaryOf(s.Session), Pinned: s.Place.PinnedAt != nil, Archived: s.Place.ArchivedAt != nil}
+		if s.Place.FolderID != nil {
+			rows[i].Folder = names[*s.Place.FolderID]
+		}
+	}
+	// Pinned chats first, as in the window.
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Pinned && !rows[j].Pinned })
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTITLE")
+	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tFOLDER\tTITLE")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oneLine(r.ID), r.UpdatedAt.Local().Format("2006-01-02 15:04"), oneLine(r.Model), oneLine(r.Title))
+		title := oneLine(r.Title)
+		if r.Pinned {
+			title = "[pinned] " + title
+		}
+		if r.Archived {
+			title = "[archived] " + title
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oneLine(r.ID), r.UpdatedAt.Local().Format("2006-01-02 15:04"), oneLine(r.Model), oneLine(r.Folder), title)
 	}
 	return tw.Flush()
+}
+
+// listedSession is a row of `sessions list`: the summary and its place.
+type listedSession struct {
+	session.Summary
+	Pinned   bool   `json:"pinned"`
+	Folder   string `json:"folder,omitempty"`
+	Archived bool   `json:"archived"`
 }
 
 func sessionsExport(ctx context.Context, args []string, env Env) error {
 	fs := flag.NewFlagSet("sessions export", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	out := fs.String("o", "", "write to FILE instead of stdout")
+	format := fs.String("format", session.FormatJSON, "md (Markdown), html (one self-contained page) or json (lossless)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -77,12 +123,17 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 	if len(pos) != 1 {
 		return usageError{"sessions export needs exactly one session ID"}
 	}
+	switch *format {
+	case session.FormatJSON, session.FormatMarkdown, session.FormatHTML:
+	default:
+		return usageError{fmt.Sprintf("sessions export --format %q: use md, html or json", *format)}
+	}
 	c, err := openCore(ctx, env)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	data, err := session.ExportJSON(ctx, c.DB, pos[0])
+	data, _, err := session.ExportAs(ctx, c.DB, pos[0], *format, session.ExportOptions{Location: time.Local})
 	if err != nil {
 		return err
 	}

@@ -123,6 +123,14 @@ type Config struct {
 	SearXNGURL         string // SEARXNG_URL; "" means no SearXNG
 	KnowledgeReuseDays int    // KNOWLEDGE_REUSE_DAYS, days, 0–365
 
+	// Backups (issue 27).
+	BackupAuto           bool   // BACKUP_AUTO: a daily backup while the window runs
+	BackupDir            string // BACKUP_DIR resolved: absolute when DataDir is, never ("" → <data dir>/backups)
+	BackupKeep           int    // BACKUP_KEEP, automatic backups kept per place, 1–365
+	BackupWebDAVURL      string // BACKUP_WEBDAV_URL; "" means no WebDAV copy
+	BackupWebDAVUser     string // BACKUP_WEBDAV_USER
+	BackupWebDAVPassword string // BACKUP_WEBDAV_PASSWORD (secret)
+
 	// Reminders.
 	ReminderMaxAheadDays int // REMINDER_MAX_AHEAD_DAYS, days, 1–3650
 
@@ -354,6 +362,18 @@ func (c *Config) set(key, v string) error {
 		c.APIServerListen = v
 	case "API_SERVER_TOKEN":
 		c.APIServerToken = v
+	case "BACKUP_AUTO":
+		c.BackupAuto, _ = parseBool(v)
+	case "BACKUP_DIR":
+		c.BackupDir = backupDir(v, c.DataDir)
+	case "BACKUP_KEEP":
+		c.BackupKeep = atoi()
+	case "BACKUP_WEBDAV_URL":
+		c.BackupWebDAVURL = v
+	case "BACKUP_WEBDAV_USER":
+		c.BackupWebDAVUser = v
+	case "BACKUP_WEBDAV_PASSWORD":
+		c.BackupWebDAVPassword = v
 	case "DEBUG":
 		c.Debug, _ = parseBool(v)
 	case "CLOSE_TO_TRAY":
@@ -384,6 +404,15 @@ func knowledgeBaseDir(v, dataDir string) string {
 		return filepath.Join(dataDir, v)
 	}
 	return filepath.Clean(v)
+}
+
+// backupDir resolves BACKUP_DIR like KNOWLEDGE_BASE_DIR: "" →
+// <dataDir>/backups.
+func backupDir(v, dataDir string) string {
+	if v == "" {
+		return filepath.Join(dataDir, "backups")
+	}
+	return knowledgeBaseDir(v, dataDir)
 }
 
 // Value returns the effective value of key, as a string, and its source:

@@ -115,6 +115,8 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		WeatherOfficeCode:        "130000",
 		MCPHTTPPort:              8765,
 		APIServerPort:            8901,
+		BackupDir:                filepath.Join(dir, "backups"),
+		BackupKeep:               7,
 		DataDir:                  dir,
 	}
 	c.values, c.sources = nil, nil
@@ -148,6 +150,9 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"MCP_HTTP_PORT": "9000", "MCP_HTTP_TOKEN": "mcp-token-0123456789",
 		"API_SERVER_ENABLED": "on", "API_SERVER_PORT": "18901", "API_SERVER_LISTEN": "0.0.0.0",
 		"API_SERVER_TOKEN": "tok-0123456789abcdef", "MEMORY_MIRROR_LEARNED": "on",
+		"BACKUP_AUTO": "on", "BACKUP_DIR": "/mnt/nas/playchat", "BACKUP_KEEP": "30",
+		"BACKUP_WEBDAV_URL": "https://dav.test/remote.php/dav/files/me/playchat/", "BACKUP_WEBDAV_USER": "me",
+		"BACKUP_WEBDAV_PASSWORD": "dav-pass-0123456789",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -179,6 +184,9 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		MCPHTTPPort: 9000, MCPHTTPToken: "mcp-token-0123456789",
 		APIServerEnabled: true, APIServerPort: 18901, APIServerListen: "0.0.0.0", APIServerToken: "tok-0123456789abcdef",
 		MemoryMirrorLearned: true,
+		BackupAuto:          true, BackupDir: "/mnt/nas/playchat", BackupKeep: 30,
+		BackupWebDAVURL: "https://dav.test/remote.php/dav/files/me/playchat/", BackupWebDAVUser: "me",
+		BackupWebDAVPassword: "dav-pass-0123456789",
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -418,8 +426,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 54 {
-		t.Errorf("Keys has %d entries, want 54", len(keys))
+	if len(keys) != 60 {
+		t.Errorf("Keys has %d entries, want 60", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"
@@ -519,7 +527,7 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 		field := map[string]string{"OPENAI_BASE_URL": c.OpenAIBaseURL, "ANTHROPIC_BASE_URL": c.AnthropicBaseURL,
 			"OLLAMA_API_BASE": c.OllamaAPIBase, "LM_STUDIO_API_BASE": c.LMStudioAPIBase,
 			"TAVILY_BASE_URL": c.TavilyBaseURL, "BRAVE_BASE_URL": c.BraveBaseURL, "SEARXNG_URL": c.SearXNGURL,
-			"DISCORD_WEBHOOK_URL": c.DiscordWebhookURL}
+			"DISCORD_WEBHOOK_URL": c.DiscordWebhookURL, "BACKUP_WEBDAV_URL": c.BackupWebDAVURL}
 		got, ok := field[s.Name]
 		if !ok {
 			t.Errorf("%s: a URL key this test does not know; add its Config field", s.Name)
@@ -535,7 +543,7 @@ func TestInvalidURLIsNeverReplacedByADefault(t *testing.T) {
 // first, in the "models" group, and the groups follow Groups().
 func TestSettingsGroupsPutWhatAFirstRunNeedsFirst(t *testing.T) {
 	keys := Keys()
-	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "discord", "interop", "advanced"}) {
+	if got := Groups(); !reflect.DeepEqual(got, []string{"models", "memory", "knowledge", "websearch", "discord", "interop", "backup", "advanced"}) {
 		t.Fatalf("Groups() = %v", got)
 	}
 	group := map[string]string{}

@@ -34,12 +34,13 @@ const (
 	GroupWebSearch = "websearch" // the web_search provider, its keys and addresses, reuse of results
 	GroupDiscord   = "discord"   // the optional Discord bot, its scheduled posts and the JMA forecast
 	GroupInterop   = "interop"   // other tools using playchat: the MCP server and the OpenAI-compatible API
+	GroupBackup    = "backup"    // automatic backups to a folder and to WebDAV (issue 27)
 	GroupAdvanced  = "advanced"  // token budgets, tools, the UI language, diagnostics
 )
 
 // Groups lists the Group* constants in display order. The result is a fresh copy.
 func Groups() []string {
-	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupDiscord, GroupInterop, GroupAdvanced}
+	return []string{GroupModels, GroupMemory, GroupKnowledge, GroupWebSearch, GroupDiscord, GroupInterop, GroupBackup, GroupAdvanced}
 }
 
 // Key describes one configuration key.
@@ -204,6 +205,21 @@ var specs = []spec{
 		Doc:      `Token every caller of the OpenAI-compatible API sends as "Authorization: Bearer <token>" (at least 16 characters; it cannot be cleared, only replaced). playchat serve makes one when none is set; PLAYCHAT_API_TOKEN in the environment overrides it for playchat serve.`,
 		Required: true},
 		minLen: APITokenMinLength},
+	// backup (issue 27, backend/backup)
+	{Key: Key{Name: "BACKUP_AUTO", Label: "Back up every day", Default: "false", Group: GroupBackup, Kind: KindBool,
+		Doc: `Once a day, while the window runs, write a backup (without API keys) to the backup folder and, when set, to WebDAV.`}},
+	{Key: Key{Name: "BACKUP_DIR", Label: "Backup folder", Group: GroupBackup, Kind: KindString,
+		Doc: `Folder for backups (a Syncthing, Dropbox or NAS folder works); empty: backups in the data dir. A relative path is under the data dir.`}},
+	{Key: Key{Name: "BACKUP_KEEP", Label: "Backups to keep", Default: "7", Group: GroupBackup, Kind: KindInt,
+		Doc: `How many automatic backups to keep in each place (1–365); older ones are deleted after a new one is written.`},
+		min: 1, max: 365, hasMin: true, hasMax: true},
+	{Key: Key{Name: "BACKUP_WEBDAV_URL", Label: "WebDAV folder address", Group: GroupBackup, Kind: KindURL,
+		Doc: `A WebDAV folder for automatic backups too (Nextcloud: https://HOST/remote.php/dav/files/USER/playchat/); empty: none.`}},
+	{Key: Key{Name: "BACKUP_WEBDAV_USER", Label: "WebDAV user", Group: GroupBackup, Kind: KindString,
+		Doc: `User name for the WebDAV folder.`}},
+	{Key: Key{Name: "BACKUP_WEBDAV_PASSWORD", Label: "WebDAV password", Group: GroupBackup, Secret: true, Kind: KindString,
+		Doc: `Password (Nextcloud: an app password) for the WebDAV folder.`}},
+
 	// advanced
 	{Key: Key{Name: "UI_LANGUAGE", Label: "Language", Default: "auto", Group: GroupAdvanced, Kind: KindString,
 		Choices: []string{"auto", "ja", "en"},

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"playchat/backend/assistant"
+	"playchat/backend/backup"
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/guard"
@@ -153,6 +154,17 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		c.Log, c.closeLog = lg, closeFn
 	}
 	c.Guard = guard.New(c.Log, o.OnBackgroundPanic)
+	// A restore staged by the window or `playchat backup restore` replaces
+	// the data here, before the database opens (backup.ApplyStagedDB): only
+	// with the data dir held exclusively, so no other window has it open.
+	var restored *backup.Pending
+	if o.Exclusive {
+		var rerr error
+		if restored, rerr = backup.ApplyStagedDB(ctx, dir); rerr != nil {
+			c.Log.Error("the staged restore could not be applied; the current data stays", "err", rerr)
+			restored = nil
+		}
+	}
 	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
 	if err != nil {
 		// A damaged database or one of a newer playchat is refused before
@@ -168,6 +180,9 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		c.closeLog()
 		c.unlock()
 		return nil, err
+	}
+	if restored != nil {
+		c.finishRestore(restored)
 	}
 	if cerr := c.ConfigError(); cerr != nil {
 		c.Log.Warn("invalid configuration values (an invalid URL disables its provider; others use their defaults; the CLI refuses to run)", "err", cerr)

@@ -62,6 +62,10 @@ type Document struct {
 	Settings *store.ChatSettings `json:"settings,omitempty"`
 	// Assistant names the assistant the chat was started from (nil: none).
 	Assistant *DocAssistant `json:"assistant,omitempty"`
+	// Place is where the chat sat in the list: pinned, its folder (by
+	// name; an import finds or makes it), archived (issue 27). Absent for
+	// a chat at the top level; older readers ignore it.
+	Place *store.PlaceByName `json:"place,omitempty"`
 }
 
 // DocAssistant is the assistant a chat was started from, as its export
@@ -180,6 +184,11 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 		if a, err := db.GetAssistant(ctx, *s.AssistantID); err == nil {
 			doc.Assistant = &DocAssistant{Name: a.Name, Icon: a.Icon, Version: s.AssistantVersion}
 		}
+	}
+	if p, err := db.NamedPlaceOf(ctx, sessionID); err != nil {
+		return Document{}, err
+	} else if !p.Empty() {
+		doc.Place = &p
 	}
 	return doc, nil
 }

@@ -148,6 +148,11 @@ func Validate(doc Document) error {
 	if doc.Version < 1 || doc.Version > Version {
 		add("version %d is not supported (this playchat reads versions 1 to %d)", doc.Version, Version)
 	}
+	if doc.Place != nil && doc.Place.Folder != "" {
+		if f := strings.TrimSpace(doc.Place.Folder); !utf8.ValidString(f) || f == "" || utf8.RuneCountInString(f) > store.MaxFolderName || strings.ContainsAny(f, "\n\r\t") {
+			add("place.folder must be 1 to %d characters on one line", store.MaxFolderName)
+		}
+	}
 	if !utf8.ValidString(doc.Session.Title) || !utf8.ValidString(doc.Session.Model) {
 		add("session title or model is not valid UTF-8")
 	} else {
@@ -338,14 +343,20 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 			rows[i] = row
 		}
 		parents, leaf := docTree(doc)
-		return writeTree(ctx, tx, sess.ID, rows, parents, leaf, func(i int, row *store.Message) error {
+		if err := writeTree(ctx, tx, sess.ID, rows, parents, leaf, func(i int, row *store.Message) error {
 			for _, tag := range doc.Messages[i].Tags {
 				if _, err := tx.NewInsert().Model(&store.MessageTag{MessageID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
 					return err
 				}
 			}
 			return nil
-		})
+		}); err != nil {
+			return err
+		}
+		if doc.Place != nil {
+			return store.SetNamedPlace(ctx, tx, sess.ID, *doc.Place)
+		}
+		return nil
 	})
 	if err != nil {
 		return Imported{}, fmt.Errorf("import session: %w", err)

@@ -5,6 +5,8 @@ import kbText from './kb-en'
 import interopText from './interop-en'
 import assistantsText from './assistants-en'
 import toolsText from './tools-en'
+import backupText from './backup-en'
+import organiseText from './organise-en'
 
 // English UI strings; the type keeps the keys in step with ja.ts.
 const en: typeof ja = {
@@ -180,6 +182,7 @@ const en: typeof ja = {
       websearch: 'Web search',
       discord: 'Discord',
       interop: 'Use from other tools',
+      backup: 'Backups',
       advanced: 'Advanced',
     },
     groupHints: {
@@ -189,6 +192,7 @@ const en: typeof ja = {
       websearch: 'Lets the model look things up (Tavily, Brave Search or your own SearXNG). Each search is summarised with its sources and kept, and the same question within the reuse period is answered from it without searching again.',
       discord: 'An optional Discord bot that answers mentions, posts tomorrow’s weather and laundry index, and delivers reminders asked for on Discord. To connect: create a bot in the Discord Developer Portal, switch on its Message Content Intent, add it to your server, then paste its token below and switch on “Connect the Discord bot”.',
       interop: 'Let other programs use what playchat knows: an MCP server for Claude Desktop, VS Code and Cursor, and an OpenAI-compatible API for Open WebUI and the OpenAI SDKs. What they may write, and whether they see your notes, is up to you.',
+      backup: 'Back up everything — chats, notes, the knowledge base and settings — to a folder (a Syncthing, Dropbox or NAS folder works) and to WebDAV, and restore it here or on another computer.',
       advanced: 'Token budgets, tools and diagnostics. The defaults suit most people.',
     },
     envName: 'Name in .env: {key}',
@@ -536,6 +540,8 @@ const en: typeof ja = {
   interop: interopText.interop,
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,
+  backup: backupText.backup,
+  organise: organiseText.organise,
   learnedDoc: interopText.learnedDoc,
   mcpTools: toolsText.mcpTools,
   toolApproval: toolsText.toolApproval,

@@ -34,6 +34,8 @@ const errors: typeof ja = {
       presetIncomplete: 'A preset needs both a label and a model',
     },
     session: {
+      folderName: 'A folder name must be 1 to {max} characters on one line',
+      folderNotFound: 'That folder no longer exists',
       titleLength: 'A title needs 1 to {max} characters',
       invalidFile: 'This is not a valid playchat session file: {detail}',
       messageTooLong: 'This session file cannot be imported: {message} ({role}) is {bytes} bytes, over the {maxMiB} MiB limit of one message ({count} of its messages are over it). Nothing was imported.',
@@ -212,6 +214,17 @@ const errors: typeof ja = {
       unreachable: 'Cannot fetch the JMA forecast for office {office}. Check your connection',
       badDocument: 'Not a JMA forecast document: {detail}',
       noDay: 'The forecast has no weather for {date} in {area}',
+    },
+    backup: {
+      damaged: 'The backup {path} cannot be used ({detail}). Nothing was changed',
+      newer: 'The backup {path} was made by a newer playchat ({detail}). Update playchat to restore it. Nothing was changed',
+      passphraseNeeded: 'A backup that includes API keys is encrypted: enter a passphrase of at least {min} characters',
+      wrongPassphrase: 'The passphrase does not open the encrypted backup {path}. Nothing was changed',
+      running: 'A backup or restore is already running',
+      failed: 'The backup could not be written to {target} ({detail})',
+    },
+    export: {
+      format: '{format} is not an export format: use md, html or json',
     },
     discord: {
       noWebhook: 'No Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings',

@@ -32,6 +32,8 @@ export default {
       presetIncomplete: 'プリセットにはラベルとモデルの両方が必要です',
     },
     session: {
+      folderName: 'フォルダ名は 1〜{max} 文字の 1 行にしてください',
+      folderNotFound: 'そのフォルダはもうありません',
       titleLength: 'タイトルは 1〜{max} 文字にしてください',
       invalidFile: 'playchat のセッションファイルとして読み込めません: {detail}',
       messageTooLong: 'このセッションファイルは読み込めません: {message}（{role}）は {bytes} バイトで、1 つのメッセージの上限 {maxMiB} MiB を超えています（上限を超えるメッセージは {count} 件）。何も読み込んでいません。',
@@ -210,6 +212,17 @@ export default {
       unreachable: '気象庁の天気予報（予報区 {office}）を取得できません。接続を確認してください',
       badDocument: '気象庁の天気予報の文書として読み取れません: {detail}',
       noDay: '{area} の {date} の天気予報はありません',
+    },
+    backup: {
+      damaged: 'バックアップ {path} は使えません（{detail}）。何も変更していません',
+      newer: 'バックアップ {path} は新しい playchat で作られています（{detail}）。playchat を更新してから復元してください。何も変更していません',
+      passphraseNeeded: 'API キーを含むバックアップは暗号化されます。{min} 文字以上のパスフレーズを入力してください',
+      wrongPassphrase: 'パスフレーズが暗号化されたバックアップ {path} と一致しません。何も変更していません',
+      running: 'バックアップか復元がすでに実行中です',
+      failed: 'バックアップを {target} に書き込めませんでした（{detail}）',
+    },
+    export: {
+      format: '{format} は書き出し形式ではありません。md、html、json のいずれかを指定してください',
     },
     discord: {
       noWebhook: '定時投稿用の Discord Webhook URL がありません。設定の DISCORD_WEBHOOK_URL に貼り付けてください',

@@ -4,6 +4,8 @@ import kbText from './kb-ja'
 import interopText from './interop-ja'
 import assistantsText from './assistants-ja'
 import toolsText from './tools-ja'
+import backupText from './backup-ja'
+import organiseText from './organise-ja'
 
 // Japanese UI strings. en.ts must have the same keys (its type is checked against this file).
 export default {
@@ -179,6 +181,7 @@ export default {
       websearch: 'ウェブ検索',
       discord: 'Discord',
       interop: '他のツールから使う',
+      backup: 'バックアップ',
       advanced: '詳細設定',
     },
     groupHints: {
@@ -188,6 +191,7 @@ export default {
       websearch: 'モデルがウェブで調べられるようにします（Tavily・Brave Search・自前の SearXNG）。検索結果は出典つきで要約して保存し、再利用期間内の同じ質問には検索し直さずにそれを使います。',
       discord: 'メンションに返信し、明日の天気と洗濯指数を投稿し、Discord で頼まれたリマインドを届ける任意の Discord ボットです。つなぐには、Discord Developer Portal でボットを作って Message Content Intent をオンにし、サーバーに追加してから、下にトークンを貼って「Discord ボットを接続する」をオンにします。',
       interop: 'playchat が知っていることを他のプログラムから使えるようにします。Claude Desktop・VS Code・Cursor 向けの MCP サーバーと、Open WebUI や OpenAI SDK 向けの OpenAI 互換 API です。書き込みを許すか、ノートを見せるかはあなたが決めます。',
+      backup: 'チャット・ノート・ナレッジベース・設定をまとめてフォルダ（Syncthing・Dropbox・NAS のフォルダも可）や WebDAV にバックアップし、このコンピューターや別のコンピューターに復元します。',
       advanced: 'トークン数の上限、ツール、診断の設定です。ふつうは既定値のままで大丈夫です。',
     },
     envName: '.env での名前: {key}',
@@ -533,6 +537,8 @@ export default {
   interop: interopText.interop,
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,
+  backup: backupText.backup,
+  organise: organiseText.organise,
   learnedDoc: interopText.learnedDoc,
   mcpTools: toolsText.mcpTools,
   toolApproval: toolsText.toolApproval,

@@ -55,6 +55,12 @@ const docs: Record<string, string> = {
   INTEROP_SHARE_NOTES: '他のツールに MCP サーバー経由でノートのツール（list_notes・read_note、書き込みを許可していれば write_note）を提供します。',
   MCP_HTTP_ENABLED: 'ウィンドウを開いている間、MCP サーバーを 127.0.0.1:MCP_HTTP_PORT/mcp（Streamable HTTP）で提供します。MCP_HTTP_TOKEN が必要です。',
   MCP_HTTP_PORT: 'HTTP 版 MCP サーバーの 127.0.0.1 上の TCP ポート（1024〜65535）。',
+  BACKUP_AUTO: 'ウィンドウを開いている間、1 日 1 回バックアップ（API キーなし）をバックアップフォルダへ、設定していれば WebDAV にも書き込みます。',
+  BACKUP_DIR: 'バックアップを置くフォルダ（Syncthing・Dropbox・NAS のフォルダも可）。空ならデータフォルダの backups。相対パスはデータフォルダ基準です。',
+  BACKUP_KEEP: '自動バックアップを置き場所ごとに何個残すか（1〜365）。新しいものを書いた後で古いものを消します。',
+  BACKUP_WEBDAV_URL: '自動バックアップも送る WebDAV フォルダ（Nextcloud なら https://ホスト/remote.php/dav/files/ユーザー/playchat/）。空なら送りません。',
+  BACKUP_WEBDAV_USER: 'WebDAV フォルダのユーザー名。',
+  BACKUP_WEBDAV_PASSWORD: 'WebDAV フォルダのパスワード（Nextcloud ならアプリパスワード）。',
   MCP_HTTP_TOKEN: '他のツールが HTTP 版 MCP サーバーに送るベアラートークン（Authorization: Bearer …）。空ならサーバーは起動しません。',
 }
 
@@ -116,6 +122,12 @@ export const labels: Record<string, string> = {
   MCP_HTTP_ENABLED: 'MCP サーバーを HTTP で提供',
   MCP_HTTP_PORT: 'MCP サーバーのポート',
   MCP_HTTP_TOKEN: 'MCP サーバーのトークン',
+  BACKUP_AUTO: '毎日バックアップ',
+  BACKUP_DIR: 'バックアップフォルダ',
+  BACKUP_KEEP: '残すバックアップの数',
+  BACKUP_WEBDAV_URL: 'WebDAV フォルダのアドレス',
+  BACKUP_WEBDAV_USER: 'WebDAV のユーザー',
+  BACKUP_WEBDAV_PASSWORD: 'WebDAV のパスワード',
   MEMORY_MIRROR_LEARNED: 'メモリをナレッジベースにも書く',
 }
 

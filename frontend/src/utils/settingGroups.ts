@@ -4,7 +4,7 @@
 import type { SettingField } from '@/api/types'
 
 /** The groups in display order (config.Groups); a field of an unknown group goes to the last. */
-export const SETTING_GROUPS = ['models', 'memory', 'knowledge', 'websearch', 'discord', 'interop', 'advanced'] as const
+export const SETTING_GROUPS = ['models', 'memory', 'knowledge', 'websearch', 'discord', 'interop', 'backup', 'advanced'] as const
 
 /** Keys the page shows outside the groups (the language picker at the top). */
 export const STANDALONE_KEYS = ['UI_LANGUAGE']

@@ -95,6 +95,120 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class BackupInfo {
+	    createdAt: string;
+	    appVersion: string;
+	    secrets: boolean;
+	    sessions: number;
+	    messages: number;
+	    notes: number;
+	    kbFiles: number;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.createdAt = source["createdAt"];
+	        this.appVersion = source["appVersion"];
+	        this.secrets = source["secrets"];
+	        this.sessions = source["sessions"];
+	        this.messages = source["messages"];
+	        this.notes = source["notes"];
+	        this.kbFiles = source["kbFiles"];
+	        this.path = source["path"];
+	    }
+	}
+	export class BackupRun {
+	    at: string;
+	    ok: boolean;
+	    error: string;
+	    path: string;
+	    size: number;
+	    auto: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = source["at"];
+	        this.ok = source["ok"];
+	        this.error = source["error"];
+	        this.path = source["path"];
+	        this.size = source["size"];
+	        this.auto = source["auto"];
+	    }
+	}
+	export class RestoreRun {
+	    at: string;
+	    archiveCreatedAt: string;
+	    ok: boolean;
+	    error: string;
+	    safety: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = source["at"];
+	        this.archiveCreatedAt = source["archiveCreatedAt"];
+	        this.ok = source["ok"];
+	        this.error = source["error"];
+	        this.safety = source["safety"];
+	    }
+	}
+	export class BackupStatus {
+	    lastBackup?: BackupRun;
+	    lastSuccess?: BackupRun;
+	    lastRestore?: RestoreRun;
+	    pending?: BackupInfo;
+	    dir: string;
+	    auto: boolean;
+	    keep: number;
+	    webdav: string;
+	    running: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lastBackup = this.convertValues(source["lastBackup"], BackupRun);
+	        this.lastSuccess = this.convertValues(source["lastSuccess"], BackupRun);
+	        this.lastRestore = this.convertValues(source["lastRestore"], RestoreRun);
+	        this.pending = this.convertValues(source["pending"], BackupInfo);
+	        this.dir = source["dir"];
+	        this.auto = source["auto"];
+	        this.keep = source["keep"];
+	        this.webdav = source["webdav"];
+	        this.running = source["running"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ChatSettingsView {
 	    sessionId: string;
 	    settings: store.ChatSettings;
@@ -130,6 +244,20 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class ChosenArchive {
+	    path: string;
+	    encrypted: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChosenArchive(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.encrypted = source["encrypted"];
+	    }
 	}
 	export class DesktopStatus {
 	    trayAvailable: boolean;
@@ -201,6 +329,22 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.text = source["text"];
 	        this.match = source["match"];
+	    }
+	}
+	export class Folder {
+	    id: number;
+	    name: string;
+	    position: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Folder(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.position = source["position"];
 	    }
 	}
 	export class ImportResult {
@@ -883,6 +1027,55 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class Place {
+	    pinnedAt: string;
+	    folderId: number;
+	    archivedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Place(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pinnedAt = source["pinnedAt"];
+	        this.folderId = source["folderId"];
+	        this.archivedAt = source["archivedAt"];
+	    }
+	}
+	export class Organisation {
+	    folders: Folder[];
+	    places: Record<string, Place>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Organisation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.folders = this.convertValues(source["folders"], Folder);
+	        this.places = this.convertValues(source["places"], Place, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class RegenerateRequest {
 	    turnId: string;
 	    sessionId: string;
@@ -995,6 +1188,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	export class SearchHit {
 	    sessionId: string;
 	    sessionTitle: string;

@@ -1,0 +1,97 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"playchat/backend/apperr"
+	"playchat/backend/core"
+)
+
+// The window's path: pin nothing, take a backup, delete the data, restore
+// (staged), start again, and find everything back with a safety copy.
+func TestBackupStageAndRestoreAtTheNextStart(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	open := func() *core.Core {
+		c, err := core.Open(ctx, core.Options{DataDir: dir, Logger: slog.New(slog.DiscardHandler), Exclusive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := open()
+	p := &fakePlatform{}
+	a := &App{core: c, platform: p}
+	svc := &BackupService{a}
+	sess, _ := c.DB.CreateSession(ctx, "残す会話", "openai/x")
+	kbDoc := filepath.Join(c.Config().KnowledgeBaseDir, "mine.md")
+	os.MkdirAll(filepath.Dir(kbDoc), 0o700)
+	os.WriteFile(kbDoc, []byte("# 自分のメモ"), 0o600)
+
+	p.savePath = filepath.Join(t.TempDir(), "b.tar.gz")
+	run, err := svc.Create(false, "")
+	if err != nil || !run.OK || run.Path != p.savePath {
+		t.Fatalf("create: %+v %v", run, err)
+	}
+	if _, err := svc.Create(true, "short"); apperr.CodeOf(err) != apperr.BackupPassphraseNeeded {
+		t.Errorf("short passphrase: %v", err)
+	}
+	st, _ := svc.Status()
+	if st.LastBackup == nil || !st.LastBackup.OK || st.Pending != nil {
+		t.Fatalf("status %+v", st)
+	}
+	// The data is lost.
+	c.DB.DeleteSession(ctx, sess.ID)
+	os.Remove(kbDoc)
+
+	p.openPath = run.Path
+	chosen, err := svc.ChooseArchive()
+	if err != nil || chosen.Encrypted {
+		t.Fatal(chosen, err)
+	}
+	info, err := svc.Stage(chosen.Path, "")
+	if err != nil || info.Sessions != 1 || info.KBFiles == 0 {
+		t.Fatalf("stage: %+v %v", info, err)
+	}
+	if st, _ := svc.Status(); st.Pending == nil {
+		t.Fatal("no pending restore")
+	}
+	c.Close()
+
+	c = open()
+	defer c.Close()
+	if _, err := c.DB.GetSession(ctx, sess.ID); err != nil {
+		t.Fatalf("the chat is not back: %v", err)
+	}
+	if b, err := os.ReadFile(kbDoc); err != nil || !strings.Contains(string(b), "自分のメモ") {
+		t.Fatalf("the knowledge base is not back: %v", err)
+	}
+	a = &App{core: c, platform: p}
+	st, _ = (&BackupService{a}).Status()
+	if st.Pending != nil || st.LastRestore == nil || !st.LastRestore.OK || st.LastRestore.Safety == "" {
+		t.Fatalf("status after restore %+v", st.LastRestore)
+	}
+	if _, err := os.Stat(filepath.Join(st.LastRestore.Safety, "playchat.db")); err != nil {
+		t.Errorf("no safety copy: %v", err)
+	}
+}
+
+func TestExportChatAsMarkdownThroughTheDialog(t *testing.T) {
+	a, p := newTestApp(t)
+	c, _ := a.backend()
+	sess, _ := c.DB.CreateSession(context.Background(), "題名", "openai/x")
+	p.savePath = filepath.Join(t.TempDir(), "chat.md")
+	path, err := (&BackupService{a}).ExportChat(sess.ID, "md")
+	if err != nil || path != p.savePath {
+		t.Fatal(path, err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), `title: "題名"`) {
+		t.Errorf("%s", b)
+	}
+}

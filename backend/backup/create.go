@@ -1,0 +1,349 @@
+package backup
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"filippo.io/age"
+
+	"playchat/backend/apperr"
+	"playchat/backend/config"
+	"playchat/backend/redact"
+	"playchat/backend/store"
+)
+
+// Source is what a backup copies.
+type Source struct {
+	DataDir string
+	// DB is the open database; the copy is taken from it while it runs.
+	DB *store.DB
+	// KBDir is the resolved knowledge base folder (it may lie outside
+	// the data dir); "" or a missing folder archives none.
+	KBDir      string
+	AppVersion string
+}
+
+// CreateOptions choose what a backup holds.
+type CreateOptions struct {
+	// IncludeSecrets keeps API keys and tokens; Passphrase (at least
+	// MinPassphrase characters) then encrypts the archive.
+	IncludeSecrets bool
+	Passphrase     string
+	Progress       Progress
+	// Now is the clock (tests); nil is time.Now.
+	Now func() time.Time
+}
+
+func (o CreateOptions) now() time.Time {
+	if o.Now != nil {
+		return o.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// FileName is the name of an archive made at t.
+func FileName(t time.Time, encrypted bool) string {
+	ext := Ext
+	if encrypted {
+		ext = EncryptedExt
+	}
+	return "playchat-backup-" + t.UTC().Format("20060102-150405") + ext
+}
+
+// CreateFile writes an archive to path (written beside it first and renamed
+// into place, so a failed backup leaves no half file). A path that is an
+// existing directory gets FileName inside it. It returns the path written.
+func CreateFile(ctx context.Context, src Source, path string, o CreateOptions) (string, Manifest, error) {
+	if o.IncludeSecrets && len([]rune(o.Passphrase)) < MinPassphrase {
+		return "", Manifest{}, apperr.New(apperr.BackupPassphraseNeeded, map[string]any{"min": MinPassphrase})
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, FileName(o.now(), o.IncludeSecrets))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", Manifest{}, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".playchat-backup-*.part")
+	if err != nil {
+		return "", Manifest{}, err
+	}
+	tmp := f.Name()
+	m, err := Create(ctx, src, f, o)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", Manifest{}, err
+	}
+	return path, m, nil
+}
+
+// Create writes an archive of src to w.
+func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Manifest, error) {
+	if o.IncludeSecrets && len([]rune(o.Passphrase)) < MinPassphrase {
+		return Manifest{}, apperr.New(apperr.BackupPassphraseNeeded, map[string]any{"min": MinPassphrase})
+	}
+	work, err := os.MkdirTemp(src.DataDir, ".backup-")
+	if err != nil {
+		return Manifest{}, err
+	}
+	defer os.RemoveAll(work)
+	dbCopy := filepath.Join(work, store.FileName)
+	// VACUUM INTO reads the database in one read transaction: a consistent
+	// copy while turns keep being written (WAL lets them go on).
+	if _, err := src.DB.Bun().ExecContext(ctx, "VACUUM INTO ?", dbCopy); err != nil {
+		return Manifest{}, fmt.Errorf("copy the database: %w", err)
+	}
+	m := Manifest{Header: Header{Format: Format, Version: Version, AppVersion: src.AppVersion,
+		CreatedAt: o.now(), Secrets: o.IncludeSecrets}}
+	if m.Schema, m.Counts, err = prepareCopy(ctx, dbCopy, o.IncludeSecrets); err != nil {
+		return Manifest{}, err
+	}
+	kbFiles, err := listKB(src.KBDir)
+	if err != nil {
+		return Manifest{}, err
+	}
+	env, err := os.ReadFile(filepath.Join(src.DataDir, config.DotEnvFile))
+	hasEnv := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Manifest{}, err
+	}
+	if hasEnv && !o.IncludeSecrets {
+		env = config.DotEnvWithoutSecrets(env)
+	}
+
+	var total int64
+	st, err := os.Stat(dbCopy)
+	if err != nil {
+		return Manifest{}, err
+	}
+	total = st.Size()
+	for _, f := range kbFiles {
+		total += f.Size
+	}
+	pw := &progressWriter{fn: o.Progress, total: total}
+
+	out := w
+	var enc io.WriteCloser
+	if o.IncludeSecrets {
+		r, err := age.NewScryptRecipient(o.Passphrase)
+		if err != nil {
+			return Manifest{}, err
+		}
+		if enc, err = age.Encrypt(w, r); err != nil {
+			return Manifest{}, err
+		}
+		out = enc
+	}
+	gz := gzip.NewWriter(out)
+	tw := tar.NewWriter(gz)
+	hdr, _ := json.MarshalIndent(m.Header, "", "  ")
+	if err := writeBytes(tw, headerName, hdr, m.CreatedAt); err != nil {
+		return Manifest{}, err
+	}
+	add := func(name string, r io.Reader, size int64, mod time.Time) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		h := sha256.New()
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: mod, Typeflag: tar.TypeReg, Format: tar.FormatPAX}); err != nil {
+			return err
+		}
+		n, err := io.CopyN(io.MultiWriter(tw, h, pw), r, size)
+		if err != nil {
+			return fmt.Errorf("archive %s: %w (%d of %d bytes)", name, err, n, size)
+		}
+		m.Files = append(m.Files, File{Path: name, Size: size, SHA256: hex.EncodeToString(h.Sum(nil))})
+		return nil
+	}
+	dbf, err := os.Open(dbCopy)
+	if err != nil {
+		return Manifest{}, err
+	}
+	err = add(dbEntry, dbf, st.Size(), m.CreatedAt)
+	dbf.Close()
+	if err != nil {
+		return Manifest{}, err
+	}
+	for _, f := range kbFiles {
+		// Read whole: a document edited meanwhile is archived as read.
+		data, err := os.ReadFile(filepath.Join(src.KBDir, filepath.FromSlash(f.Path)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted since the listing
+		}
+		if err != nil {
+			return Manifest{}, err
+		}
+		if err := add(kbPrefix+f.Path, strings.NewReader(string(data)), int64(len(data)), f.mod); err != nil {
+			return Manifest{}, err
+		}
+	}
+	if hasEnv {
+		if err := add(envEntry, strings.NewReader(string(env)), int64(len(env)), m.CreatedAt); err != nil {
+			return Manifest{}, err
+		}
+	}
+	man, _ := json.MarshalIndent(m, "", "  ")
+	if err := writeBytes(tw, manifestName, man, m.CreatedAt); err != nil {
+		return Manifest{}, err
+	}
+	if err := tw.Close(); err != nil {
+		return Manifest{}, err
+	}
+	if err := gz.Close(); err != nil {
+		return Manifest{}, err
+	}
+	if enc != nil {
+		if err := enc.Close(); err != nil {
+			return Manifest{}, err
+		}
+	}
+	return m, nil
+}
+
+func writeBytes(tw *tar.Writer, name string, data []byte, mod time.Time) error {
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: int64(len(data)), ModTime: mod, Typeflag: tar.TypeReg}); err != nil {
+		return err
+	}
+	_, err := tw.Write(data)
+	return err
+}
+
+// prepareCopy removes the secrets from the database copy (unless kept) and
+// reads its schema and row counts.
+func prepareCopy(ctx context.Context, path string, keepSecrets bool) (schema string, counts map[string]int64, err error) {
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		return "", nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if !keepSecrets {
+		if err := stripSecrets(ctx, db); err != nil {
+			return "", nil, fmt.Errorf("remove the secrets from the copy: %w", err)
+		}
+	}
+	_ = db.QueryRowContext(ctx, `SELECT coalesce(max(name), '') FROM bun_migrations`).Scan(&schema)
+	counts = map[string]int64{}
+	for _, t := range countedTables {
+		var n int64
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM `+t).Scan(&n); err == nil {
+			counts[t] = n
+		}
+	}
+	return schema, counts, nil
+}
+
+// stripSecrets deletes every secret setting and masks URL credentials in
+// the others, with secure_delete and a VACUUM, so no free page keeps them.
+func stripSecrets(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `PRAGMA secure_delete = ON`); err != nil {
+		return err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT key, value FROM app_settings`)
+	if err != nil {
+		return err
+	}
+	type kv struct{ k, v string }
+	var del []string
+	var mask []kv
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			rows.Close()
+			return err
+		}
+		if config.IsSecretKey(k) {
+			del = append(del, k)
+		} else if c := redact.URLCredentials(v); c != v {
+			mask = append(mask, kv{k, c})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, k := range del {
+		if _, err := db.ExecContext(ctx, `DELETE FROM app_settings WHERE key = ?`, k); err != nil {
+			return err
+		}
+	}
+	for _, e := range mask {
+		if _, err := db.ExecContext(ctx, `UPDATE app_settings SET value = ? WHERE key = ?`, e.v, e.k); err != nil {
+			return err
+		}
+	}
+	_, err = db.ExecContext(ctx, `VACUUM`)
+	return err
+}
+
+type kbFile struct {
+	File
+	mod time.Time
+}
+
+// listKB lists the regular files under dir (slash paths relative to it);
+// symbolic links are not followed.
+func listKB(dir string) ([]kbFile, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	var out []kbFile
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		out = append(out, kbFile{File: File{Path: filepath.ToSlash(rel), Size: info.Size()}, mod: info.ModTime()})
+		return nil
+	})
+	return out, err
+}
+
+type progressWriter struct {
+	fn          Progress
+	done, total int64
+	last        time.Time
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	p.done += int64(len(b))
+	if p.fn != nil && (time.Since(p.last) > 100*time.Millisecond || p.done >= p.total) {
+		p.last = time.Now()
+		p.fn(p.done, p.total)
+	}
+	return len(b), nil
+}

@@ -1,0 +1,119 @@
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import ConfirmDialog from '@/components/ConfirmDialog.vue'
+import SessionItem from '@/components/SessionItem.vue'
+import BackupSection from '@/components/settings/BackupSection.vue'
+import { testI18n } from './helpers'
+
+vi.mock('../wailsjs/go/app/BackupService', () => ({
+  Status: vi.fn(), Create: vi.fn(), CreateNow: vi.fn(), ChooseArchive: vi.fn(), Stage: vi.fn(),
+  CancelRestore: vi.fn(), TestWebDAV: vi.fn(), ExportChat: vi.fn(),
+}))
+vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(() => () => {}), Quit: vi.fn(), BrowserOpenURL: vi.fn(), LogError: vi.fn() }))
+const bound = vi.mocked(await import('../wailsjs/go/app/BackupService'))
+
+const status = (over: Record<string, unknown> = {}) => ({
+  lastBackup: null, lastSuccess: null, lastRestore: null, pending: null,
+  dir: '/home/me/Sync/playchat', auto: true, keep: 7, webdav: '', running: false, ...over,
+})
+
+async function mountSection() {
+  const w = mount(
+    { components: { BackupSection, ConfirmDialog }, template: '<div><BackupSection /><ConfirmDialog /></div>' },
+    { global: { plugins: [testI18n('en')] }, attachTo: document.body },
+  )
+  await flushPromises()
+  return w
+}
+
+// Settings → Backups (issue 27).
+describe('BackupSection', () => {
+  beforeEach(() => {
+    vi.clearAllMocks()
+    setActivePinia(createPinia())
+    document.body.innerHTML = ''
+    bound.Status.mockResolvedValue(status() as never)
+  })
+
+  it('shows the schedule and that no backup exists yet, then backs up now', async () => {
+    const w = await mountSection()
+    expect(w.get('[data-test="backup-last"]').text()).toBe('No backup has been made yet')
+    expect(w.get('[data-test="backup-auto"]').text()).toContain('Every day to /home/me/Sync/playchat, keeping the last 7')
+    bound.CreateNow.mockResolvedValue({ at: '2026-12-02T09:00:00Z', ok: true, error: '', path: '/home/me/Sync/playchat/b.tar.gz', size: 2048, auto: false } as never)
+    bound.Status.mockResolvedValue(status({ lastBackup: { at: '2026-12-02T09:00:00Z', ok: true, error: '', path: '/home/me/Sync/playchat/b.tar.gz', size: 2048, auto: false } }) as never)
+    await w.get('[data-test="backup-now"]').trigger('click')
+    await flushPromises()
+    expect(w.get('[data-test="backup-notice"]').text()).toContain('/home/me/Sync/playchat/b.tar.gz')
+    expect(w.get('[data-test="backup-last"]').text()).toContain('Done: /home/me/Sync/playchat/b.tar.gz (2.0 KiB)')
+  })
+
+  it('shows a failed backup in red with why', async () => {
+    bound.Status.mockResolvedValue(status({
+      lastBackup: { at: '2026-12-02T09:00:00Z', ok: false, error: 'WebDAV PUT answered 507 Insufficient Storage', path: '', size: 0, auto: true },
+      lastSuccess: { at: '2026-12-01T09:00:00Z', ok: true, error: '', path: 'x', size: 1, auto: true },
+    }) as never)
+    const w = await mountSection()
+    const last = w.get('[data-test="backup-last"]')
+    expect(last.classes()).toContain('error')
+    expect(last.text()).toContain('Failed: WebDAV PUT answered 507')
+    expect(w.text()).toContain('Last successful backup')
+  })
+
+  it('asks for a passphrase of 8 characters before saving a backup with API keys', async () => {
+    const w = await mountSection()
+    await w.get('[data-test="backup-keys"]').setValue(true)
+    expect(w.get('[data-test="backup-save"]').attributes('disabled')).toBeDefined()
+    await w.get('[data-test="backup-passphrase"]').setValue('correct horse')
+    expect(w.get('[data-test="backup-save"]').attributes('disabled')).toBeUndefined()
+    bound.Create.mockResolvedValue({ at: 'x', ok: true, error: '', path: '/tmp/b.tar.gz.age', size: 1, auto: false } as never)
+    await w.get('[data-test="backup-save"]').trigger('click')
+    await flushPromises()
+    expect(bound.Create).toHaveBeenCalledWith(true, 'correct horse')
+  })
+
+  it('restores only after the confirmation, then offers to quit', async () => {
+    const w = await mountSection()
+    bound.ChooseArchive.mockResolvedValue({ path: '/tmp/b.tar.gz', encrypted: false } as never)
+    bound.Stage.mockResolvedValue({ createdAt: '2026-12-01T09:00:00Z', appVersion: 'dev', secrets: false, sessions: 3, messages: 40, notes: 1, kbFiles: 5, path: '/tmp/b.tar.gz' } as never)
+    await w.get('[data-test="backup-restore"]').trigger('click')
+    await flushPromises()
+    expect(document.body.textContent).toContain('Replace all chats')
+    expect(bound.Stage).not.toHaveBeenCalled()
+    const ok = [...document.body.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Restore')!
+    bound.Status.mockResolvedValue(status({ pending: { createdAt: '2026-12-01T09:00:00Z', appVersion: 'dev', secrets: false, sessions: 3, messages: 40, notes: 1, kbFiles: 5, path: '' } }) as never)
+    ok.click()
+    await flushPromises()
+    expect(bound.Stage).toHaveBeenCalledWith('/tmp/b.tar.gz', '')
+    expect(w.get('[data-test="backup-pending"]').text()).toContain('3 chats, 40 messages, 5 knowledge base files')
+    expect(w.find('[data-test="backup-quit"]').exists()).toBe(true)
+  })
+
+  it('words a damaged archive with its code', async () => {
+    const w = await mountSection()
+    bound.ChooseArchive.mockResolvedValue({ path: '/tmp/bad.tar.gz', encrypted: true } as never)
+    await w.get('[data-test="backup-restore"]').trigger('click')
+    await flushPromises()
+    await w.get('[data-test="backup-restore-pass"] input').setValue('whatever1')
+    bound.Stage.mockRejectedValue(JSON.stringify({ code: 'backup.wrongPassphrase', params: { path: '/tmp/bad.tar.gz' }, message: 'x' }) as never)
+    await w.get('[data-test="backup-restore-pass"] button').trigger('click')
+    await flushPromises()
+    ;[...document.body.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Restore')!.click()
+    await flushPromises()
+    expect(w.get('[data-test="backup-error"]').text()).toContain('The passphrase does not open the encrypted backup /tmp/bad.tar.gz')
+  })
+})
+
+describe('the export menu of a chat', () => {
+  it('offers Markdown, HTML and JSON and emits the one picked', async () => {
+    const w = mount(SessionItem, {
+      props: { session: { id: 's1', title: 'Chat a', model: 'm', createdAt: '2026-12-01T00:00:00Z', updatedAt: '2026-12-01T00:00:00Z' } as never, active: false, streaming: false },
+      global: { plugins: [testI18n('en')] },
+    })
+    await w.get('[data-testid="export-session"]').trigger('click')
+    expect(w.get('[role="menu"]').text()).toContain('Markdown (.md)')
+    await w.get('[data-testid="export-html"]').trigger('click')
+    expect(w.emitted('export')).toEqual([['html']])
+    expect(w.find('[role="menu"]').exists()).toBe(false)
+  })
+})
