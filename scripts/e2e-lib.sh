@@ -123,8 +123,22 @@ send() {
   # 日本語もう一度), so such text is typed slower (one invocation: separate
   # ones restore the keymap before the app has read the key).
   if LC_ALL=C grep -q '[^ -~]' <<<"$1"; then
-    xdotool type --delay 150 "$1"
-    sleep 0.4
+    # Even so it drops one on a loaded machine (日本語でもう一度 → 日語でもう一度):
+    # read the box back through the clipboard and type again until it
+    # holds the text, so what the app stores is checked, not xdotool.
+    local try got
+    for try in 1 2 3; do
+      xdotool type --delay 150 "$1"
+      sleep 0.4
+      xdotool key ctrl+a ctrl+c
+      sleep 0.2
+      got=$(xclip -o -selection clipboard 2>/dev/null || true)
+      [ "$got" = "$1" ] && break
+      echo "e2e: xdotool typed \"$got\" for \"$1\": typing it again" >&2
+      xdotool key ctrl+a BackSpace
+      sleep 0.2
+    done
+    xdotool key End
   else
     xdotool type --delay 40 "$1"
   fi
