@@ -44,11 +44,19 @@ func (a *Approvals) Decide(callID, decision string) bool {
 	return true
 }
 
-func (a *Approvals) wait(ctx context.Context, callID string) (string, error) {
+// register makes callID's decision awaitable: call it before the window
+// is asked, so a click that comes at once is never lost (Decide before
+// register found no one waiting and the call waited for ever).
+func (a *Approvals) register(callID string) chan string {
 	ch := make(chan string, 1)
 	a.mu.Lock()
 	a.pending[callID] = ch
 	a.mu.Unlock()
+	return ch
+}
+
+// wait returns the decision sent on ch (from register) or ctx's error.
+func (a *Approvals) wait(ctx context.Context, callID string, ch chan string) (string, error) {
 	defer func() {
 		a.mu.Lock()
 		delete(a.pending, callID)
@@ -117,8 +125,9 @@ func (m *Manager) run(ctx context.Context, o Offered, c tools.Call) (tools.Resul
 		if a == nil || c.Report == nil {
 			return tools.Result{}, ErrNeedsApproval
 		}
+		ch := a.register(c.ID)
 		c.Report(event.ToolActivity{ID: c.ID, Status: "running", Server: o.Server, Approval: true})
-		d, err := a.wait(ctx, c.ID)
+		d, err := a.wait(ctx, c.ID, ch)
 		c.Report(event.ToolActivity{ID: c.ID, Status: "running", Server: o.Server})
 		if err != nil {
 			return tools.Result{}, err
