@@ -59,7 +59,8 @@ drop() {
   shift 4
   spawn "$WORK/drag.out" "$ROOT/scripts/dragsource.py" $((WX + WW - 140)) $((WY + WH - 26)) "$kind" "$@"
   local pid=$SPAWNED sx sy sw sh i attempt
-  for _ in $(seq 100); do grep -q DRAGSOURCE_READY "$WORK/drag.out" && break; sleep 0.1; done
+  # A GTK program can take seconds to start on a busy machine.
+  for _ in $(seq 300); do grep -q DRAGSOURCE_READY "$WORK/drag.out" && break; sleep 0.1; done
   read -r _ sx sy sw sh < <(grep DRAGSOURCE_READY "$WORK/drag.out") || fail "the drag source did not start"
   sx=$((sx + sw / 2)) sy=$((sy + sh / 2))
   # A press that reaches the source before it is ready starts no drag (the
