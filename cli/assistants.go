@@ -20,21 +20,11 @@ import (
 
 // assistantsCmd is `playchat assistants list|export|import`.
 func assistantsCmd(ctx context.Context, args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"assistants needs a subcommand: list, export or import"}
-	}
-	if isHelp(args[0]) {
-		return helpRequested{cmd: "assistants"}
-	}
-	switch args[0] {
-	case "list":
-		return assistantsList(ctx, args[1:], env)
-	case "export":
-		return assistantsExport(ctx, args[1:], env)
-	case "import":
-		return assistantsImport(ctx, args[1:], env)
-	}
-	return usageError{fmt.Sprintf("unknown assistants subcommand %q", args[0])}
+	return dispatch(ctx, "assistants", args, env,
+		sub{"list", assistantsList},
+		sub{"export", assistantsExport},
+		sub{"import", assistantsImport},
+	)
 }
 
 func assistantsList(ctx context.Context, args []string, env Env) error {

@@ -22,21 +22,11 @@ import (
 const PassphraseEnv = "PLAYCHAT_BACKUP_PASSPHRASE"
 
 func backupCmd(ctx context.Context, args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"backup needs a subcommand: create, restore or list"}
-	}
-	if isHelp(args[0]) {
-		return helpRequested{cmd: "backup"}
-	}
-	switch args[0] {
-	case "create":
-		return backupCreate(ctx, args[1:], env)
-	case "restore":
-		return backupRestore(ctx, args[1:], env)
-	case "list":
-		return backupList(ctx, args[1:], env)
-	}
-	return usageError{fmt.Sprintf("unknown backup subcommand %q", args[0])}
+	return dispatch(ctx, "backup", args, env,
+		sub{"create", backupCreate},
+		sub{"restore", backupRestore},
+		sub{"list", backupList},
+	)
 }
 
 // passphrase reads the passphrase from the environment, a file or stdin.

@@ -16,23 +16,12 @@ import (
 
 // kbCmd runs `playchat kb status|reindex|search|import`.
 func kbCmd(ctx context.Context, args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"kb needs a subcommand: status, reindex, search or import"}
-	}
-	if isHelp(args[0]) {
-		return helpRequested{cmd: "kb"}
-	}
-	switch args[0] {
-	case "status":
-		return kbStatus(ctx, args[1:], env)
-	case "reindex":
-		return kbReindex(ctx, args[1:], env)
-	case "search":
-		return kbSearch(ctx, args[1:], env)
-	case "import":
-		return kbImport(ctx, args[1:], env)
-	}
-	return usageError{fmt.Sprintf("unknown kb subcommand %q", args[0])}
+	return dispatch(ctx, "kb", args, env,
+		sub{"status", kbStatus},
+		sub{"reindex", kbReindex},
+		sub{"search", kbSearch},
+		sub{"import", kbImport},
+	)
 }
 
 // withKB opens the core and the knowledge base for one command.

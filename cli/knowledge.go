@@ -15,21 +15,11 @@ import (
 // knowledgeCmd is `playchat knowledge list|show|delete` (issue 11): the
 // learned knowledge web searches left behind.
 func knowledgeCmd(ctx context.Context, args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"knowledge needs a subcommand: list, show or delete"}
-	}
-	if isHelp(args[0]) {
-		return helpRequested{cmd: "knowledge"}
-	}
-	switch args[0] {
-	case "list":
-		return knowledgeList(ctx, args[1:], env)
-	case "show":
-		return knowledgeShow(ctx, args[1:], env)
-	case "delete":
-		return knowledgeDelete(ctx, args[1:], env)
-	}
-	return usageError{fmt.Sprintf("unknown knowledge subcommand %q", args[0])}
+	return dispatch(ctx, "knowledge", args, env,
+		sub{"list", knowledgeList},
+		sub{"show", knowledgeShow},
+		sub{"delete", knowledgeDelete},
+	)
 }
 
 func knowledgeList(ctx context.Context, args []string, env Env) error {

@@ -14,21 +14,11 @@ import (
 )
 
 func remindersCmd(ctx context.Context, args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"reminders needs a subcommand: list, add or cancel"}
-	}
-	if isHelp(args[0]) {
-		return helpRequested{cmd: "reminders"}
-	}
-	switch args[0] {
-	case "list":
-		return remindersList(ctx, args[1:], env)
-	case "add":
-		return remindersAdd(ctx, args[1:], env)
-	case "cancel":
-		return remindersCancel(ctx, args[1:], env)
-	}
-	return usageError{fmt.Sprintf("unknown reminders subcommand %q", args[0])}
+	return dispatch(ctx, "reminders", args, env,
+		sub{"list", remindersList},
+		sub{"add", remindersAdd},
+		sub{"cancel", remindersCancel},
+	)
 }
 
 // reminderRow is one reminder in `reminders list --json`.

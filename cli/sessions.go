@@ -17,23 +17,12 @@ import (
 )
 
 func sessions(ctx context.Context, args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"sessions needs a subcommand: list, search, export or import"}
-	}
-	if isHelp(args[0]) {
-		return helpRequested{cmd: "sessions"}
-	}
-	switch args[0] {
-	case "list":
-		return sessionsList(ctx, args[1:], env)
-	case "export":
-		return sessionsExport(ctx, args[1:], env)
-	case "import":
-		return sessionsImport(ctx, args[1:], env)
-	case "search":
-		return sessionsSearch(ctx, args[1:], env)
-	}
-	return usageError{fmt.Sprintf("unknown sessions subcommand %q", args[0])}
+	return dispatch(ctx, "sessions", args, env,
+		sub{"list", sessionsList},
+		sub{"search", sessionsSearch},
+		sub{"export", sessionsExport},
+		sub{"import", sessionsImport},
+	)
 }
 
 func sessionsList(ctx context.Context, args []string, env Env) error {

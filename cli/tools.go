@@ -24,19 +24,10 @@ const mcpStartWait = 30 * time.Second
 // toolsCmd is `playchat tools import|list` (issue 24): the user's MCP
 // servers, shared with the window.
 func toolsCmd(ctx context.Context, args []string, env Env) error {
-	if len(args) == 0 {
-		return usageError{"tools needs a subcommand: import or list"}
-	}
-	if isHelp(args[0]) {
-		return helpRequested{cmd: "tools"}
-	}
-	switch args[0] {
-	case "import":
-		return toolsImport(ctx, args[1:], env)
-	case "list":
-		return toolsList(ctx, args[1:], env)
-	}
-	return usageError{fmt.Sprintf("unknown tools subcommand %q", args[0])}
+	return dispatch(ctx, "tools", args, env,
+		sub{"import", toolsImport},
+		sub{"list", toolsList},
+	)
 }
 
 func toolsImport(ctx context.Context, args []string, env Env) error {
