@@ -19,9 +19,40 @@ import (
 // server over stdio (TestMain) in the mode the variable names.
 const fakeServerEnv = "MCPCLIENT_FAKE_SERVER"
 
+// fakeAppEnv makes the test binary, started again, act as a playchat with
+// one stdio server whose tool started a grandchild: it prints the
+// grandchild's pid and waits to be killed (orphans_linux_test.go).
+const fakeAppEnv = "MCPCLIENT_FAKE_APP"
+
+func runFakeApp(dir string) {
+	exe, _ := os.Executable()
+	m := New(Options{DataDir: dir, Environ: os.Environ(), Shell: "/bin/sh"})
+	srv := Server{Name: "s", Transport: TransportStdio, Command: exe, Args: []string{"-test.run=^$"},
+		Env: map[string]string{fakeServerEnv: "normal", fakeAppEnv: ""}}
+	if _, err := m.Store().Update(func(c *Config) error { c.Servers = []Server{srv}; return nil }); err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	if err := m.Start(); err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if res, err := m.Call(context.Background(), "s", "spawn", nil); err == nil {
+			fmt.Println(res.Text)
+			select {} // until killed
+		}
+	}
+	fmt.Println("error: the server never answered")
+}
+
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(fakeServerEnv); mode != "" {
 		runFake(mode)
+		os.Exit(0)
+	}
+	if dir := os.Getenv(fakeAppEnv); dir != "" {
+		runFakeApp(dir)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

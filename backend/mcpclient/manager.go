@@ -121,9 +121,17 @@ func (m *Manager) changed(name string) {
 	}
 }
 
-// Start starts every enabled server in the background (it does not wait
-// for them: a server still starting is simply not offered yet).
-func (m *Manager) Start() error { return m.Reload() }
+// Start kills what the servers of a playchat that died left running
+// (SweepOrphans), then starts every enabled server in the background (it
+// does not wait for them: a server still starting is simply not offered yet).
+func (m *Manager) Start() error {
+	if n, err := SweepOrphans(); err != nil {
+		m.log.Warn("could not look for MCP server processes left by an earlier playchat", "err", err)
+	} else if n > 0 {
+		m.log.Info("killed MCP server processes left by a playchat that did not quit", "processes", n)
+	}
+	return m.Reload()
+}
 
 // Reload re-reads the configuration: servers removed or disabled are
 // stopped, new or changed ones (re)started, unchanged ones left running.

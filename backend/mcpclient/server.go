@@ -225,6 +225,9 @@ func (r *runner) startProcess() (mcp.Transport, error) {
 		env = setEnv(env, k, x)
 	}
 	env = utf8Env(env)
+	if mark := ownerMark(); mark != "" {
+		env = setEnv(env, ownerEnv, mark) // found by SweepOrphans if playchat dies
+	}
 	command, err := Expand(r.cfg.Command, env)
 	if err != nil {
 		return nil, err
