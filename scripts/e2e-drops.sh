@@ -100,7 +100,7 @@ still_app() {
   shift
   [ $# -gt 0 ] || set -- playchat Settings Knowledge
   shot "$name"
-  ocr "$ART/$name.png"
+  ocr "$ART/$name.png" "$@"
   for word in "$@"; do
     grep -q "$word" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "$name: the window no longer shows the app ($word is gone)"; }
   done

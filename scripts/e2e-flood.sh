@@ -90,7 +90,7 @@ flood() {
   shot "$3"
   say "$3: painted complete ${ms} ms after the reply was stored (limit $2 ms)"
   [ "$settled" -ge 0 ] && [ "$ms" -le "$2" ] || fail "$3: the window took ${ms} ms to paint the complete reply"
-  ocr "$ART/$3.png"
+  ocr "$ART/$3.png" FLOODEND
   grep -q "FLOODEND" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "$3: the end of the reply is not on screen"; }
 }
 

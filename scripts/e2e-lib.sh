@@ -161,17 +161,25 @@ click_screen() {
 # shot NAME: a screenshot of the screen into $ART/NAME.png.
 shot() { import -window root "$ART/$1.png"; }
 
-# ocr IMAGE: writes the words seen in IMAGE to $WORK/ocr.tsv (word, x, y,
-# w, h in screen pixels) and $WORK/ocr.txt. Two passes are merged: plain
-# grey reads dark and coloured text best, a thresholded pass reads grey UI
-# text (header buttons).
+# ocr IMAGE [WORD…]: writes the words seen in IMAGE to $WORK/ocr.tsv (word,
+# x, y, w, h in screen pixels) and $WORK/ocr.txt. Two passes are merged:
+# plain grey reads dark and coloured text best, a thresholded pass reads grey
+# UI text (header buttons). With WORDs (text the caller will grep ocr.txt
+# for), the second pass runs only when the first did not read every WORD: a
+# pass of tesseract is 5–13 s of a 2-core machine's time.
 ocr() {
+  local img=$1 pass word missing
+  shift
   : >"$WORK/ocr.tsv"
   : >"$WORK/ocr.txt"
-  local pass
   for pass in "" "-threshold 80%"; do
+    if [ -n "$pass" ] && [ $# -gt 0 ]; then
+      missing=""
+      for word in "$@"; do grep -qF -- "$word" "$WORK/ocr.txt" || missing=1; done
+      [ -n "$missing" ] || return 0
+    fi
     # shellcheck disable=SC2086
-    convert "$1" -resize 300% -colorspace Gray $pass "$WORK/ocr.png"
+    convert "$img" -resize 300% -colorspace Gray $pass "$WORK/ocr.png"
     # One run writes both outputs. One thread: tesseract's OpenMP threads
     # fight over a loaded 2-core machine (13 s a pass instead of 5).
     OMP_THREAD_LIMIT=1 tesseract "$WORK/ocr.png" "$WORK/ocr1" txt tsv >/dev/null 2>&1 || fail "tesseract failed"

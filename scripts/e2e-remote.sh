@@ -121,7 +121,7 @@ checked() {
 # labels (not its source), math typeset, the code, the red data: image.
 rendered() {
   shot "$1"
-  ocr "$ART/$1.png"
+  ocr "$ART/$1.png" Einstein Question Answer "return x"
   local txt red
   txt=$(cat "$WORK/ocr.txt")
   grep -q "Einstein" <<<"$txt" || { echo "$txt" >&2; fail "$1: the document is not shown"; }
@@ -167,7 +167,7 @@ for _ in $(seq 15); do
   for _ in $(seq 15); do xdotool click 4; done
   sleep 0.5
   shot 01-reply
-  ocr "$ART/01-reply.png"
+  ocr "$ART/01-reply.png" Answer
   grep -q "Answer" "$WORK/ocr.txt" && break
 done
 rendered 01-reply
@@ -194,7 +194,7 @@ click_screen $((x + w / 2)) $((y + h / 2))
 for _ in $(seq 15); do
   sleep 2
   shot 04-note-preview
-  ocr "$ART/04-note-preview.png"
+  ocr "$ART/04-note-preview.png" Answer
   grep -q "Answer" "$WORK/ocr.txt" && break
 done
 rendered 04-note-preview
@@ -219,7 +219,7 @@ click_screen $((x + w / 2)) $((y + h / 2))
 for _ in $(seq 15); do
   sleep 2
   shot 07-kb-doc
-  ocr "$ART/07-kb-doc.png"
+  ocr "$ART/07-kb-doc.png" Answer
   grep -q "Answer" "$WORK/ocr.txt" && break
 done
 rendered 07-kb-doc
@@ -240,7 +240,7 @@ for _ in $(seq 15); do
   for _ in $(seq 15); do xdotool click 4; done
   sleep 0.5
   shot 10-imported
-  ocr "$ART/10-imported.png"
+  ocr "$ART/10-imported.png" Answer
   grep -q "Answer" "$WORK/ocr.txt" && break
 done
 rendered 10-imported
