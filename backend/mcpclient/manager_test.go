@@ -6,9 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -166,38 +164,4 @@ func TestArgumentsAndEnvArriveIntactAndExpanded(t *testing.T) {
 	if err != nil || !strings.HasSuffix(res.Text, "|日本語の引数|値|既定 FOO=値-x") {
 		t.Fatalf("args = %q, %v", res.Text, err)
 	}
-}
-
-func TestAfterShutdownNoProcessOfTheServersTreeRemains(t *testing.T) {
-	m := newManager(t, fakeStdio(t, "s", "normal"))
-	waitState(t, m, "s", StateReady)
-	res, err := m.Call(context.Background(), "s", "spawn", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	grandchild, _ := strconv.Atoi(res.Text)
-	m.mu.Lock()
-	pgid := m.runners["s"].tree.pgid
-	m.mu.Unlock()
-	if !alive(grandchild) {
-		t.Fatal("the grandchild is not running")
-	}
-	m.Shutdown(context.Background())
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(grandchild) || syscall.Kill(-pgid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("still running: grandchild %v, group %v", alive(grandchild), syscall.Kill(-pgid, 0) == nil)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// alive reports whether pid runs (a zombie counts as gone).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b))
-	return len(f) > 2 && f[2] != "Z"
 }
