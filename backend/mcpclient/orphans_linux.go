@@ -18,10 +18,21 @@ const ownerEnv = "PLAYCHAT_MCP_OWNER"
 // ownerMark is this process's value of ownerEnv ("" when /proc is not readable).
 func ownerMark() string {
 	start, err := startTicks(os.Getpid())
+	ns := pidNamespace()
+	if err != nil || ns == "" {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d:%s", os.Getpid(), start, ns)
+}
+
+// pidNamespace names this process's pid namespace, e.g. "4026531836"
+// (from the link "pid:[4026531836]"); "" when it cannot be read.
+func pidNamespace() string {
+	l, err := os.Readlink("/proc/self/ns/pid")
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("%d:%d", os.Getpid(), start)
+	return strings.TrimSuffix(strings.TrimPrefix(l, "pid:["), "]")
 }
 
 // startTicks reads a process's start time (clock ticks since boot) from
@@ -44,13 +55,18 @@ func startTicks(pid int) (uint64, error) {
 	return strconv.ParseUint(f[19], 10, 64)
 }
 
-// ownerAlive reports whether mark ("PID:START") names a running process.
+// ownerAlive reports whether mark ("PID:START:NS") names a running
+// process. A mark it cannot read, or from another pid namespace, counts as
+// alive: not ours to judge, so it is left alone.
 func ownerAlive(mark string) bool {
-	p, s, ok := strings.Cut(mark, ":")
-	pid, err1 := strconv.Atoi(p)
-	start, err2 := strconv.ParseUint(s, 10, 64)
-	if !ok || err1 != nil || err2 != nil {
-		return true // not ours to judge: leave it
+	f := strings.Split(mark, ":")
+	if len(f) != 3 || f[2] != pidNamespace() {
+		return true
+	}
+	pid, err1 := strconv.Atoi(f[0])
+	start, err2 := strconv.ParseUint(f[1], 10, 64)
+	if err1 != nil || err2 != nil {
+		return true
 	}
 	got, err := startTicks(pid)
 	return err == nil && got == start

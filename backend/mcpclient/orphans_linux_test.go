@@ -77,8 +77,20 @@ func TestOwnerAliveJudgesByPidAndStartTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ownerAlive(strconv.Itoa(pid) + ":" + strconv.FormatUint(start+1, 10)) {
+	ns := pidNamespace()
+	if ns == "" {
+		t.Fatal("no pid namespace read from /proc/self/ns/pid")
+	}
+	if ownerAlive(strconv.Itoa(pid) + ":" + strconv.FormatUint(start+1, 10) + ":" + ns) {
 		t.Fatal("a reused pid (another start time) counted as the owner")
+	}
+	// A dead owner in another pid namespace (a container's playchat): its pids
+	// mean nothing here, so its processes are left alone.
+	if !ownerAlive("999999999:1:" + ns + "0") {
+		t.Fatal("a mark from another pid namespace was judged dead")
+	}
+	if ownerAlive("999999999:1:" + ns) {
+		t.Fatal("a dead owner in this namespace counted as alive")
 	}
 	if !ownerAlive("garbage") {
 		t.Fatal("a mark that cannot be read must be left alone")
