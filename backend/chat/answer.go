@@ -114,7 +114,7 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, onDelta func(st
 	counter := s.counts.wrap(counterFor(model))
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{LatestUser: latest, Model: model, KBDomain: req.KBDomain, NoNotes: req.NoNotes}
-	built, err := buildContext(tctx, counter, budget, withExtra(BasePrompt(s.clock()), req.ExtraSystem), 0, s.layers, q, history)
+	built, err := buildContext(tctx, counter, budget, withExtra(BasePrompt(), req.ExtraSystem), 0, s.layers, q, history)
 	ans.Context = built.Report
 	if err != nil {
 		return ans, err

@@ -195,7 +195,7 @@ func (s *Service) sessionBusy(sessionID string) bool {
 func (s *Service) checkFits(model string, set Settings, text string, extra []string) error {
 	counter := counterFor(model)
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
-	used := counter.Count(withExtra(BasePrompt(s.clock()), extra)) + counter.Count(text) + 2*tokens.MessageOverhead +
+	used := counter.Count(withExtra(BasePrompt(), extra)) + counter.Count(text) + 2*tokens.MessageOverhead +
 		s.toolTokens(counter, budget, model, false)
 	if used > budget.Input {
 		return apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": budget.Input})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"playchat/backend/apperr"
 	"playchat/backend/layer"
@@ -335,9 +334,11 @@ func appendOnce(ss []string, s string) []string {
 }
 
 // BasePrompt is the first system message of every request: who the assistant
-// is and the local time, so relative dates ("tomorrow") can be resolved.
-func BasePrompt(t time.Time) string {
+// is. It states no time: the request's one statement of "now" is the clock
+// layer's block (reminders.ClockLayer, which a chat cannot switch off), the
+// last layer, so this prompt and the layers before the clock stay the same
+// from turn to turn — a prefix a provider's prompt cache can reuse.
+func BasePrompt() string {
 	return "You are playchat, a helpful assistant with a memory of this conversation. " +
-		"Answer in the language the user writes in. Current local time: " +
-		t.Format("2006-01-02 15:04 (Mon) MST") + "."
+		"Answer in the language the user writes in."
 }

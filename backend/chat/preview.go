@@ -62,7 +62,7 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true, KBDomain: cs.KBDomain}
 	tc := s.chooseTools(counter, budget, model, false)
-	built, err := buildContextWith(ctx, counter, budget, BasePrompt(s.clock()), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
+	built, err := buildContextWith(ctx, counter, budget, BasePrompt(), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {
 		built.Report.ToolsLeftOut = []layer.Omission{}

@@ -56,7 +56,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	// the same ones and the budget counted them.
 	tc := s.chooseTools(counter, budget, t.Model, t.requester != nil || t.noNotes)
 	t.tools, t.toolsChosen = tc.defs, true
-	built, err := buildContextWith(ctx, counter, budget, withExtra(BasePrompt(s.clock()), t.extraSystem), t.chat.SystemPrompt,
+	built, err := buildContextWith(ctx, counter, budget, withExtra(BasePrompt(), t.extraSystem), t.chat.SystemPrompt,
 		tc.tokens, s.layersFor(t.chat), q, history)
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {
