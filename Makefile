@@ -79,12 +79,14 @@ fakellm:
 	go build -o build/bin/fakellm ./backend/llm/llmtest/cmd/fakellm
 
 ## e2e-tools: the stand-ins the end-to-end scripts talk to: the fake model,
-## a fake SearXNG, a fake notification server, a fake tray host and a fake Discord
+## a fake SearXNG, a fake notification server, a fake tray host, a fake Discord
+## and a small stdio MCP server (the user's own server of e2e-mcptools)
 e2e-tools: fakellm
 	go build -o build/bin/fakesearch ./backend/websearch/websearchtest/cmd/fakesearch
 	go build -o build/bin/fakediscord ./backend/discord/discordtest/cmd/fakediscord
 	go build -o build/bin/fakenotify ./scripts/fakenotify
 	go build -o build/bin/trayprobe ./backend/tray/trayprobe
+	go build -o build/bin/fakemcp ./backend/mcpclient/mcptest/cmd/fakemcp
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake
 ## server, in two lanes side by side (see test). Lane 1 (e2e-lane1): main
