@@ -238,3 +238,72 @@ func TestDestructiveToolsNeedApproval(t *testing.T) {
 }
 
 var _ = toolNames
+
+// A call waiting for the user's click is stored with the reply so far (a
+// window that loads the chat meanwhile still shows the buttons), and the
+// answer given is shown and kept with the finished reply.
+func TestAWaitingApprovalIsStoredWhileItWaitsAndTheDecisionIsKept(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := openCore(t, srv, []mcpclient.Server{mcpclient.FakeStdio(t, "s", "normal")})
+	ap := mcpclient.NewApprovals()
+	c.MCP.SetApprovals(ap)
+	stored := make(chan string, 1)
+	sessions := make(chan string, 1)
+	rec := &recorder{}
+	rec.onTool = func(a event.ToolActivity) {
+		if !a.Approval {
+			return
+		}
+		go func() {
+			// The streaming row holds the waiting item before the click.
+			sid := <-sessions
+			deadline := time.Now().Add(10 * time.Second)
+			for time.Now().Before(deadline) {
+				ms, _ := c.DB.SessionMessages(context.Background(), sid)
+				for _, m := range ms {
+					if m.Role == "assistant" && strings.Contains(m.ToolActivity, `"approval":true`) {
+						stored <- m.Status
+						ap.Decide(a.ID, mcpclient.AllowOnce)
+						return
+					}
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			stored <- "never"
+			ap.Decide(a.ID, mcpclient.Deny)
+		}()
+	}
+	srv.Enqueue(toolCall("c1", "s__delete_everything", `{}`), llmtest.Text("ok", 1))
+	tr, err := c.Chat.Start(context.Background(), chat.TurnRequest{Text: "go"}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions <- tr.SessionID
+	res := tr.Wait()
+	if st := <-stored; st != "streaming" {
+		t.Fatalf("the waiting item was stored in a %q row", st)
+	}
+	var decided, asked bool
+	for _, a := range rec.tools() {
+		asked = asked || a.Approval
+		if a.ID == "c1" && a.Decision == mcpclient.AllowOnce {
+			decided = true
+		}
+		if a.Approval && a.Decision != "" {
+			t.Fatalf("an event both asks and answers: %+v", a)
+		}
+	}
+	if !asked || !decided {
+		t.Fatalf("events %+v: want the question, then the answer \"once\"", rec.tools())
+	}
+	var final []event.ToolActivity
+	if err := json.Unmarshal([]byte(res.Reply.ToolActivity), &final); err != nil {
+		t.Fatal(err)
+	}
+	if len(final) != 1 || final[0].Status != "done" || final[0].Approval || final[0].Decision != mcpclient.AllowOnce {
+		t.Fatalf("stored activity %+v: want one done item, answered once, no longer asking", final)
+	}
+	if got := srv.ChatRequests()[1].Messages; got[len(got)-1].Content != "deleted" {
+		t.Fatalf("the approved call's result did not reach the model: %q", got[len(got)-1].Content)
+	}
+}
