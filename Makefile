@@ -93,7 +93,8 @@ e2e-tools: fakellm
 ## flow, notes, versions and search, rich replies, real drops onto the
 ## window, rendered payloads that must load nothing, web search, reminders
 ## with the tray, the Discord bot, floods of chunks, damaged and newer
-## databases, playchat mcp with the TypeScript MCP SDK,
+## databases, playchat mcp with the TypeScript MCP SDK, a user's MCP server
+## pasted into Settings → Tools (MCP) and called (with an approval) in a chat,
 ## playchat serve with the openai npm package, failures and resends, kill -9
 ## mid-reply, recovered panics and the header self-tests.
 ## Lane 2 (e2e-lane2, displays from :150): 1 MiB replies opened, shown whole
@@ -117,6 +118,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-flood.sh
 	$(T) scripts/e2e-dbcheck.sh
 	$(T) scripts/e2e-mcp.sh
+	$(T) scripts/e2e-mcptools.sh
 	$(T) scripts/e2e-failures.sh
 	$(T) scripts/e2e-crash.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) FAKELLM_BIN=$(CURDIR)/build/bin/fakellm scripts/e2e-api.sh
