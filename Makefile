@@ -85,19 +85,22 @@ fakellm:
 	go build -o build/bin/fakellm ./backend/llm/llmtest/cmd/fakellm
 
 ## e2e-tools: the stand-ins the end-to-end scripts talk to: the fake model,
-## a fake SearXNG, a fake notification server, a fake tray host and a fake Discord
+## a fake SearXNG, a fake notification server, a fake tray host, a fake Discord
+## and a small stdio MCP server (the user's own server of e2e-mcptools)
 e2e-tools: fakellm
 	go build -o build/bin/fakesearch ./backend/websearch/websearchtest/cmd/fakesearch
 	go build -o build/bin/fakediscord ./backend/discord/discordtest/cmd/fakediscord
 	go build -o build/bin/fakenotify ./scripts/fakenotify
 	go build -o build/bin/trayprobe ./backend/tray/trayprobe
+	go build -o build/bin/fakemcp ./backend/mcpclient/mcptest/cmd/fakemcp
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake
 ## server, in two lanes side by side (see test). Lane 1 (e2e-lane1): main
 ## flow, notes, versions and search, rich replies, real drops onto the
 ## window, rendered payloads that must load nothing, web search, reminders
 ## with the tray, the Discord bot, floods of chunks, damaged and newer
-## databases, playchat mcp with the TypeScript MCP SDK,
+## databases, playchat mcp with the TypeScript MCP SDK, a user's MCP server
+## pasted into Settings → Tools (MCP) and called (with an approval) in a chat,
 ## playchat serve with the openai npm package, failures and resends, kill -9
 ## mid-reply, recovered panics and the header self-tests.
 ## Lane 2 (e2e-lane2, displays from :150): 1 MiB replies opened, shown whole
@@ -121,6 +124,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-flood.sh
 	$(T) scripts/e2e-dbcheck.sh
 	$(T) scripts/e2e-mcp.sh
+	$(T) scripts/e2e-mcptools.sh
 	$(T) scripts/e2e-failures.sh
 	$(T) scripts/e2e-crash.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) FAKELLM_BIN=$(CURDIR)/build/bin/fakellm scripts/e2e-api.sh

@@ -309,13 +309,20 @@ func unansweredAt(ms []store.Message) map[int]bool {
 // got no reply with text. A last message that is a user message counts too
 // unless answering is true (its turn is running). The window marks them
 // and offers Retry (Regenerate with RegenerateRequest.QuestionID) and
-// Remove (Service.RemoveUnanswered); the context leaves them out.
+// Remove (Service.RemoveUnanswered); the context leaves them out. While
+// answering, the last question's reply stored so far with no text yet (a
+// round of tool calls, or one waiting for the user's approval) is its
+// reply being written, not a failed one.
 func Unanswered(branch []store.Message, answering bool) map[int64]bool {
 	out := map[int64]bool{}
+	n := len(branch)
 	for i := range unansweredAt(branch) {
+		if answering && i == n-2 && branch[i+1].Role == store.RoleAssistant && branch[i+1].Status == store.StatusStreaming {
+			continue
+		}
 		out[branch[i].ID] = true
 	}
-	if n := len(branch); n > 0 && !answering && branch[n-1].Role == store.RoleUser {
+	if n > 0 && !answering && branch[n-1].Role == store.RoleUser {
 		out[branch[n-1].ID] = true
 	}
 	return out

@@ -201,4 +201,14 @@ func TestUnansweredMarksWhatTheContextLeavesOut(t *testing.T) {
 	if got := Unanswered(branch, true); len(got) != 1 || !got[1] {
 		t.Fatalf("Unanswered while answering = %v, want 1", got)
 	}
+	// A reply stored with no text yet while its turn runs (tool calls, or
+	// one waiting for approval) is being written; once the turn is over it
+	// is a reply without text.
+	writing := append(branch, store.Message{ID: 6, Role: store.RoleAssistant, Status: store.StatusStreaming})
+	if got := Unanswered(writing, true); len(got) != 1 || !got[1] {
+		t.Fatalf("Unanswered while the reply is being written = %v, want 1", got)
+	}
+	if got := Unanswered(writing, false); len(got) != 2 || !got[1] || !got[5] {
+		t.Fatalf("Unanswered after the turn = %v, want 1 and 5", got)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -275,9 +276,20 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 	default:
 		res, err = s.callTool(ctx, tool, tools.Call{ID: call.ID, SessionID: t.SessionID, Model: t.Model, Args: args, Requester: t.requester,
 			Report: func(a event.ToolActivity) {
+				em.Emit(event.Event{Type: event.Tool, Value: a})
+				if a.ID == act.ID {
+					// The call's own item waiting for the user's click, or
+					// the click's answer: stored with the reply so far, so
+					// a window that loads the chat meanwhile (a reload)
+					// still shows the buttons; the answer is kept.
+					waiting := act
+					waiting.Approval, waiting.Decision = a.Approval, a.Decision
+					act.Decision = a.Decision
+					t.writer.setTools(append(slices.Clone(r.activity), waiting), r.sources)
+					return
+				}
 				// An extra item a tool shows (save_knowledge): emitted as
 				// it goes, stored once it has ended.
-				em.Emit(event.Event{Type: event.Tool, Value: a})
 				if a.Status != "running" {
 					extra = append(extra, a)
 				}
@@ -306,7 +318,7 @@ func (s *Service) runTool(ctx context.Context, t *Turn, call llm.ToolCall, r *re
 	if r := []rune(content); len(r) > MaxToolResultRunes {
 		content = string(r[:MaxToolResultRunes]) + fmt.Sprintf("\n…(truncated: %d of %d characters shown)", MaxToolResultRunes, len(r))
 	}
-	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result, Server: act.Server, Error: act.Error}})
+	em.Emit(event.Event{Type: event.Tool, Value: event.ToolActivity{ID: act.ID, Status: act.Status, Result: act.Result, Server: act.Server, Decision: act.Decision, Error: act.Error}})
 	r.activity = append(r.activity, act)
 	r.activity = append(r.activity, extra...)
 	if err == nil && res.NotesUpdated {

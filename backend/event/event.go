@@ -63,6 +63,9 @@ type ToolActivity struct {
 	// Approval is true while the call waits for the user's click (allow
 	// once / always for this server / deny) in the activity item.
 	Approval bool `json:"approval,omitempty"`
+	// Decision is the user's answer to that question once given ("once",
+	// "always" or "deny"): the item stops asking and says what was chosen.
+	Decision string `json:"decision,omitempty"`
 	// Error says why a call failed (an apperr.Tool* code, or the tool's own
 	// code); nil unless Status is "error".
 	Error *apperr.Info `json:"error,omitempty"`

@@ -9,3 +9,7 @@ func FakeStdio(t *testing.T, name, mode string) Server { return fakeStdio(t, nam
 func WaitState(t *testing.T, m *Manager, server, state string) Status {
 	return waitState(t, m, server, state)
 }
+
+// FakeHTTP is fakeHTTP for the external tests: the URL of the fake over
+// streamable HTTP, which wants the header X-Token: secret.
+func FakeHTTP(t *testing.T) string { return fakeHTTP(t) }

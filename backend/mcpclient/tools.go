@@ -128,10 +128,10 @@ func (m *Manager) run(ctx context.Context, o Offered, c tools.Call) (tools.Resul
 		ch := a.register(c.ID)
 		c.Report(event.ToolActivity{ID: c.ID, Status: "running", Server: o.Server, Approval: true})
 		d, err := a.wait(ctx, c.ID, ch)
-		c.Report(event.ToolActivity{ID: c.ID, Status: "running", Server: o.Server})
 		if err != nil {
-			return tools.Result{}, err
+			return tools.Result{}, err // the call's end event closes the item
 		}
+		c.Report(event.ToolActivity{ID: c.ID, Status: "running", Server: o.Server, Decision: d})
 		switch d {
 		case AllowOnce:
 		case AllowAlways:

@@ -238,3 +238,126 @@ func TestDestructiveToolsNeedApproval(t *testing.T) {
 }
 
 var _ = toolNames
+
+// A call waiting for the user's click is stored with the reply so far (a
+// window that loads the chat meanwhile still shows the buttons), and the
+// answer given is shown and kept with the finished reply.
+func TestAWaitingApprovalIsStoredWhileItWaitsAndTheDecisionIsKept(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := openCore(t, srv, []mcpclient.Server{mcpclient.FakeStdio(t, "s", "normal")})
+	ap := mcpclient.NewApprovals()
+	c.MCP.SetApprovals(ap)
+	stored := make(chan string, 1)
+	sessions := make(chan string, 1)
+	rec := &recorder{}
+	rec.onTool = func(a event.ToolActivity) {
+		if !a.Approval {
+			return
+		}
+		go func() {
+			// The streaming row holds the waiting item before the click.
+			sid := <-sessions
+			deadline := time.Now().Add(10 * time.Second)
+			for time.Now().Before(deadline) {
+				ms, _ := c.DB.SessionMessages(context.Background(), sid)
+				for _, m := range ms {
+					if m.Role == "assistant" && strings.Contains(m.ToolActivity, `"approval":true`) {
+						stored <- m.Status
+						ap.Decide(a.ID, mcpclient.AllowOnce)
+						return
+					}
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			stored <- "never"
+			ap.Decide(a.ID, mcpclient.Deny)
+		}()
+	}
+	srv.Enqueue(toolCall("c1", "s__delete_everything", `{}`), llmtest.Text("ok", 1))
+	tr, err := c.Chat.Start(context.Background(), chat.TurnRequest{Text: "go"}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions <- tr.SessionID
+	res := tr.Wait()
+	if st := <-stored; st != "streaming" {
+		t.Fatalf("the waiting item was stored in a %q row", st)
+	}
+	var decided, asked bool
+	for _, a := range rec.tools() {
+		asked = asked || a.Approval
+		if a.ID == "c1" && a.Decision == mcpclient.AllowOnce {
+			decided = true
+		}
+		if a.Approval && a.Decision != "" {
+			t.Fatalf("an event both asks and answers: %+v", a)
+		}
+	}
+	if !asked || !decided {
+		t.Fatalf("events %+v: want the question, then the answer \"once\"", rec.tools())
+	}
+	var final []event.ToolActivity
+	if err := json.Unmarshal([]byte(res.Reply.ToolActivity), &final); err != nil {
+		t.Fatal(err)
+	}
+	if len(final) != 1 || final[0].Status != "done" || final[0].Approval || final[0].Decision != mcpclient.AllowOnce {
+		t.Fatalf("stored activity %+v: want one done item, answered once, no longer asking", final)
+	}
+	if got := srv.ChatRequests()[1].Messages; got[len(got)-1].Content != "deleted" {
+		t.Fatalf("the approved call's result did not reach the model: %q", got[len(got)-1].Content)
+	}
+}
+
+// The same turn over the other transport: a streamable-HTTP server's tool
+// (with its header) is offered, called and its result sent back.
+func TestAToolOfAStreamableHTTPServerIsCalledDuringATurn(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	web := mcpclient.Server{Name: "web", Transport: mcpclient.TransportHTTP, URL: mcpclient.FakeHTTP(t),
+		Headers: map[string]string{"X-Token": "secret"}}
+	c := openCore(t, srv, []mcpclient.Server{web})
+	srv.Enqueue(toolCall("h1", "web__echo", `{"text":"大阪"}`), llmtest.Text("done", 1))
+	rec := &recorder{}
+	res := run(t, c, chat.TurnRequest{Text: "echo over http"}, rec)
+	reqs := srv.ChatRequests()
+	if res.Err != nil || len(reqs) != 2 || !has(names(reqs[0]), "web__echo") {
+		t.Fatalf("result %+v, %d requests", res.Err, len(reqs))
+	}
+	if last := reqs[1].Messages[len(reqs[1].Messages)-1]; last.Role != "tool" || last.ToolCallID != "h1" || last.Content != "echo: 大阪" {
+		t.Fatalf("tool message = %+v", last)
+	}
+	if acts := rec.tools(); len(acts) != 2 || acts[0].Server != "web" || acts[1].Status != "done" {
+		t.Fatalf("activity = %+v", acts)
+	}
+}
+
+// Stop while a call waits for approval ends the turn at once: the call is
+// never run, its item ends, and the model is not asked again.
+func TestStopWhileAnApprovalWaitsEndsTheTurnAndRunsNothing(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	c := openCore(t, srv, []mcpclient.Server{mcpclient.FakeStdio(t, "s", "normal")})
+	c.MCP.SetApprovals(mcpclient.NewApprovals())
+	rec := &recorder{}
+	rec.onTool = func(a event.ToolActivity) {
+		if a.Approval {
+			go c.Chat.Stop("turn-stop")
+		}
+	}
+	srv.Enqueue(toolCall("c1", "s__delete_everything", `{}`), llmtest.Text("never sent", 1))
+	start := time.Now()
+	run(t, c, chat.TurnRequest{TurnID: "turn-stop", Text: "go"}, rec)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the turn took %s after Stop", d)
+	}
+	if n := len(srv.ChatRequests()); n != 1 {
+		t.Fatalf("%d requests: the model was asked again after Stop", n)
+	}
+	acts := rec.tools()
+	if end := acts[len(acts)-1]; end.ID != "c1" || end.Status == "running" || end.Decision != "" {
+		t.Fatalf("last activity %+v: want c1 ended without a decision", end)
+	}
+	for _, a := range acts {
+		if strings.Contains(a.Result, "deleted") {
+			t.Fatalf("the call ran: %+v", a)
+		}
+	}
+}

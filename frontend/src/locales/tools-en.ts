@@ -55,6 +55,11 @@ const tools: typeof ja = {
     once: 'Allow once',
     always: 'Always for this server',
     deny: 'Deny',
+    decided: {
+      once: 'Allowed once',
+      always: 'Always allowed for this server',
+      deny: 'Denied',
+    },
   },
 }
 

@@ -53,6 +53,11 @@ const tools = {
     once: '今回だけ許可',
     always: 'このサーバーは常に許可',
     deny: '拒否',
+    decided: {
+      once: '今回だけ許可しました',
+      always: 'このサーバーを常に許可しました',
+      deny: '拒否しました',
+    },
   },
 }
 

@@ -1958,6 +1958,7 @@ export namespace event {
 	    result?: string;
 	    server?: string;
 	    approval?: boolean;
+	    decision?: string;
 	    error?: apperr.Info;
 	
 	    static createFrom(source: any = {}) {
@@ -1974,6 +1975,7 @@ export namespace event {
 	        this.result = source["result"];
 	        this.server = source["server"];
 	        this.approval = source["approval"];
+	        this.decision = source["decision"];
 	        this.error = this.convertValues(source["error"], apperr.Info);
 	    }
 	
