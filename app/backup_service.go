@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -282,6 +283,66 @@ func (s *BackupService) ExportChat(id, format string) (string, error) {
 		return "", err
 	}
 	return path, atomicfile.Write(path, data, 0o600)
+}
+
+// ArchiveExport is how an export of several chats went: the path written
+// ("" when the user cancelled) and how many chats it holds.
+type ArchiveExport struct {
+	Path  string `json:"path"`
+	Chats int    `json:"chats"`
+}
+
+// ExportChats asks where to save and writes the chats ids as one zip
+// archive: one file a chat in format (md, html or json), with each chat's
+// lossless JSON beside Markdown or HTML (session.ExportArchive). Bad input
+// (no chats, an unknown one, an unknown format) fails before the dialog.
+func (s *BackupService) ExportChats(ids []string, format string) (ArchiveExport, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	return s.exportArchive(c, ids, format, "playchat-chats")
+}
+
+// ExportFolder is ExportChats of every chat of folder id (archived ones
+// too), the archive named after the folder.
+func (s *BackupService) ExportFolder(id int64, format string) (ArchiveExport, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	ctx := context.Background()
+	ids, err := session.FolderChats(ctx, c.DB, id)
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	name := "playchat-folder"
+	if fs, err := c.DB.Folders(ctx); err == nil {
+		for _, f := range fs {
+			if f.ID == id {
+				name = session.FileNameOf(f.Name)
+			}
+		}
+	}
+	return s.exportArchive(c, ids, format, name)
+}
+
+// exportArchive renders the archive first (so bad input asks nothing),
+// then asks where to save it.
+func (s *BackupService) exportArchive(c *core.Core, ids []string, format, name string) (ArchiveExport, error) {
+	var buf bytes.Buffer
+	res, err := session.ExportArchive(context.Background(), c.DB, ids, format, &buf, session.ExportOptions{Location: time.Local})
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	path, err := s.app.plat().SaveFile("Export chats", name+session.ArchiveExt)
+	if err != nil || path == "" {
+		return ArchiveExport{}, err
+	}
+	if err := atomicfile.Write(path, buf.Bytes(), 0o600); err != nil {
+		return ArchiveExport{}, err
+	}
+	return ArchiveExport{Path: path, Chats: res.Chats}, nil
 }
 
 // runAutoBackups writes a backup when one is due (BACKUP_AUTO: a day after

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"archive/zip"
 	"context"
 	"log/slog"
 	"os"
@@ -93,5 +94,42 @@ func TestExportChatAsMarkdownThroughTheDialog(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	if !strings.Contains(string(b), `title: "題名"`) {
 		t.Errorf("%s", b)
+	}
+}
+
+func TestExportAFolderAsOneZipThroughTheDialog(t *testing.T) {
+	a, p := newTestApp(t)
+	c, _ := a.backend()
+	ctx := context.Background()
+	one, _ := c.DB.CreateSession(ctx, "一", "openai/x")
+	two, _ := c.DB.CreateSession(ctx, "二", "openai/x")
+	f, _ := c.DB.CreateFolder(ctx, "旅行")
+	if err := c.DB.MoveToFolder(ctx, []string{one.ID, two.ID}, &f.ID); err != nil {
+		t.Fatal(err)
+	}
+	svc := &BackupService{a}
+	p.savePath = filepath.Join(t.TempDir(), "trip.zip")
+	res, err := svc.ExportFolder(f.ID, "md")
+	if err != nil || res.Path != p.savePath || res.Chats != 2 {
+		t.Fatal(res, err)
+	}
+	zr, err := zip.OpenReader(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if len(zr.File) != 4 {
+		t.Errorf("the folder's archive has %d files, want 2 Markdown + 2 JSON", len(zr.File))
+	}
+	// A selection with an unknown chat writes nothing (and asks nothing).
+	p.savePath = filepath.Join(t.TempDir(), "bad.zip")
+	if _, err := svc.ExportChats([]string{one.ID, "gone"}, "md"); err == nil {
+		t.Error("an unknown chat was exported")
+	}
+	if _, err := os.Stat(p.savePath); err == nil {
+		t.Error("a refused export wrote a file")
+	}
+	if _, err := svc.ExportChats(nil, "md"); apperr.CodeOf(err) != apperr.ExportNothing {
+		t.Errorf("no chats: %v", err)
 	}
 }

@@ -19,6 +19,8 @@ vi.mock('../wailsjs/go/app/OrganiseService', () => ({
   Move: vi.fn(), DeleteMany: vi.fn(),
 }))
 const bound = vi.mocked(await import('../wailsjs/go/app/OrganiseService'))
+vi.mock('../wailsjs/go/app/BackupService', () => ({ ExportChat: vi.fn(), ExportChats: vi.fn(), ExportFolder: vi.fn() }))
+const backupBound = vi.mocked(await import('../wailsjs/go/app/BackupService'))
 
 const now = new Date('2026-12-10T12:00:00')
 const iso = (d: string) => new Date(d).toISOString()
@@ -134,6 +136,9 @@ describe('the chat list', () => {
   it('creates a folder and deletes one after saying its chats stay', async () => {
     const w = await mountList()
     await w.get('[data-testid="new-folder"]').trigger('click')
+    await flushPromises()
+    // The name box takes the typing at once.
+    expect(document.activeElement).toBe(w.get('[data-testid="new-folder-input"]').element)
     bound.CreateFolder.mockResolvedValue({ id: 2, name: 'Travel', position: 2 } as never)
     await w.get('[data-testid="new-folder-input"]').setValue('Travel')
     await w.get('form.new-folder').trigger('submit')
@@ -144,5 +149,21 @@ describe('the chat list', () => {
     answerConfirm(true)
     await flushPromises()
     expect(bound.DeleteFolder).toHaveBeenCalledWith(1)
+  })
+
+  it('exports the ticked chats, or a folder, as one .zip', async () => {
+    const w = await mountList({ b: { ...none, folderId: 1 } })
+    await row(w, 'a').get('[data-testid="select-session"]').trigger('click')
+    await row(w, 'c').get('[data-testid="select-session"]').trigger('click')
+    backupBound.ExportChats.mockResolvedValue({ path: '/tmp/chats.zip', chats: 2 } as never)
+    await w.get('[data-testid="bulk-export"]').setValue('md')
+    await flushPromises()
+    expect(backupBound.ExportChats).toHaveBeenCalledWith(['a', 'c'], 'md')
+    backupBound.ExportFolder.mockResolvedValue({ path: '/tmp/仕事.zip', chats: 1 } as never)
+    await w.get('[data-testid="folder-export"]').trigger('click')
+    await w.get('[data-testid="folder-export-html"]').trigger('click')
+    await flushPromises()
+    expect(backupBound.ExportFolder).toHaveBeenCalledWith(1, 'html')
+    expect(w.find('[data-testid="folder-export-html"]').exists()).toBe(false)
   })
 })
