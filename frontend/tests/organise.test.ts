@@ -6,7 +6,7 @@ import type { Session } from '@/api/types'
 import SessionList from '@/components/SessionList.vue'
 import { answerConfirm, confirmState } from '@/composables/useConfirm'
 import { useSessionStore } from '@/stores/sessions'
-import { groupSessions, recency } from '@/utils/sessionGroups'
+import { firstToOpen, groupSessions, recency } from '@/utils/sessionGroups'
 import { testI18n } from './helpers'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
@@ -45,6 +45,18 @@ describe('groupSessions', () => {
     ])
     expect(groupSessions(ss, places, folders, now, true)).toEqual([{ key: 'archived', kind: 'archived', sessions: [ss[5]] }])
     expect(recency(iso('2026-12-03T23:00:00'), now)).toBe('older')
+  })
+})
+
+describe('firstToOpen', () => {
+  it('opens the newest chat that is not archived at start, or none', () => {
+    const ss = [session('new', iso('2026-12-10T09:00:00')), session('mid', iso('2026-12-09T09:00:00')), session('old', iso('2026-12-01T09:00:00'))]
+    const archived = { ...none, archivedAt: iso('2026-12-10T10:00:00') }
+    expect(firstToOpen(ss, {})?.id).toBe('new')
+    expect(firstToOpen(ss, { new: archived })?.id).toBe('mid')
+    expect(firstToOpen(ss, { new: archived, mid: { ...none, pinnedAt: iso('2026-12-01T00:00:00') } })?.id).toBe('mid')
+    expect(firstToOpen(ss, { new: archived, mid: archived, old: archived })).toBeNull()
+    expect(firstToOpen([], {})).toBeNull()
   })
 })
 
