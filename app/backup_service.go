@@ -198,7 +198,7 @@ func (s *BackupService) create(c *core.Core, path string, includeKeys bool, pass
 // ChooseArchive asks for a backup file; "" when cancelled. Encrypted tells
 // the page to ask for the passphrase.
 func (s *BackupService) ChooseArchive() (ChosenArchive, error) {
-	path, err := s.app.plat().OpenFile("Restore from backup")
+	path, err := s.app.plat().OpenFile("Restore from backup", BackupFilters...)
 	if err != nil || path == "" {
 		return ChosenArchive{}, err
 	}

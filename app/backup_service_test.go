@@ -199,3 +199,17 @@ func TestASucceedingAutomaticBackupIsNoNotification(t *testing.T) {
 		t.Errorf("a second backup the same day: %+v", res)
 	}
 }
+
+func TestSaveDialogsFilterByTheFilesExtension(t *testing.T) {
+	for name, want := range map[string]string{
+		"chat.md": "*.md", "chat.html": "*.html", "playchat-chats.zip": "*.zip", "session.json": "*.json",
+		"playchat-backup-20261201-000000.tar.gz": "*.tar.gz", "playchat-backup-20261201-000000.tar.gz.age": "*.tar.gz.age",
+	} {
+		if f := saveFilters(name); len(f) != 1 || f[0].Pattern != want {
+			t.Errorf("%s: filters %+v, want %s", name, f, want)
+		}
+	}
+	if f := saveFilters("notes"); f != nil {
+		t.Errorf("no extension: %+v", f)
+	}
+}
