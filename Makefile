@@ -91,7 +91,8 @@ e2e-tools: fakellm
 ## flow, notes, versions and search, rich replies, real drops onto the
 ## window, rendered payloads that must load nothing, web search, reminders
 ## with the tray, the Discord bot, floods of chunks, damaged and newer
-## databases, playchat mcp with the TypeScript MCP SDK,
+## databases, pins, folders, export and a backup restored after the data
+## is deleted, playchat mcp with the TypeScript MCP SDK,
 ## playchat serve with the openai npm package, failures and resends, kill -9
 ## mid-reply, recovered panics and the header self-tests.
 ## Lane 2 (e2e-lane2, displays from :150): 1 MiB replies opened, shown whole
@@ -114,6 +115,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-discord.sh
 	$(T) scripts/e2e-flood.sh
 	$(T) scripts/e2e-dbcheck.sh
+	$(T) scripts/e2e-organise.sh
 	$(T) scripts/e2e-mcp.sh
 	$(T) scripts/e2e-failures.sh
 	$(T) scripts/e2e-crash.sh
