@@ -99,7 +99,8 @@ e2e-tools: fakellm
 ## flow, notes, versions and search, rich replies, real drops onto the
 ## window, rendered payloads that must load nothing, web search, reminders
 ## with the tray, the Discord bot, floods of chunks, damaged and newer
-## databases, playchat mcp with the TypeScript MCP SDK, a user's MCP server
+## databases, pins, folders, export and a backup restored after the data
+## is deleted, playchat mcp with the TypeScript MCP SDK, a user's MCP server
 ## pasted into Settings → Tools (MCP) and called (with an approval) in a chat,
 ## playchat serve with the openai npm package, failures and resends, kill -9
 ## mid-reply, recovered panics and the header self-tests.
@@ -123,6 +124,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-discord.sh
 	$(T) scripts/e2e-flood.sh
 	$(T) scripts/e2e-dbcheck.sh
+	$(T) scripts/e2e-organise.sh
 	$(T) scripts/e2e-mcp.sh
 	$(T) scripts/e2e-mcptools.sh
 	$(T) scripts/e2e-failures.sh

@@ -55,6 +55,13 @@ type App struct {
 	trim        idleTrim
 	webReleased chan WebRelease
 
+	// alerter shows failed automatic backups on the desktop (set with the
+	// reminders' notifier); backupAlertAt is when it last did. Both under
+	// backupAlertMu (backup_service.go).
+	backupAlertMu sync.Mutex
+	alerter       Alerter
+	backupAlertAt time.Time
+
 	// startDone is closed when Startup returns; Shutdown waits for it, so
 	// services are never started on a core that is being closed.
 	startDone chan struct{}

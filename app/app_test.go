@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
 	"playchat/backend/core"
 )
 
@@ -20,11 +22,13 @@ type fakePlatform struct {
 
 func (f *fakePlatform) Emit(name string, data any)                  { f.events = append(f.events, name) }
 func (f *fakePlatform) SaveFile(title, name string) (string, error) { return f.savePath, nil }
-func (f *fakePlatform) OpenFile(title string) (string, error)       { return f.openPath, nil }
-func (f *fakePlatform) OpenDocuments(string) ([]string, error)      { return f.documents, nil }
-func (f *fakePlatform) Show()                                       {}
-func (f *fakePlatform) OpenURL(string)                              {}
-func (f *fakePlatform) Fatal(title, message string)                 {}
+func (f *fakePlatform) OpenFile(title string, _ ...runtime.FileFilter) (string, error) {
+	return f.openPath, nil
+}
+func (f *fakePlatform) OpenDocuments(string) ([]string, error) { return f.documents, nil }
+func (f *fakePlatform) Show()                                  {}
+func (f *fakePlatform) OpenURL(string)                         {}
+func (f *fakePlatform) Fatal(title, message string)            {}
 
 func newTestApp(t *testing.T, env ...string) (*App, *fakePlatform) {
 	t.Helper()

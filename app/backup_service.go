@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -197,7 +198,7 @@ func (s *BackupService) create(c *core.Core, path string, includeKeys bool, pass
 // ChooseArchive asks for a backup file; "" when cancelled. Encrypted tells
 // the page to ask for the passphrase.
 func (s *BackupService) ChooseArchive() (ChosenArchive, error) {
-	path, err := s.app.plat().OpenFile("Restore from backup")
+	path, err := s.app.plat().OpenFile("Restore from backup", BackupFilters...)
 	if err != nil || path == "" {
 		return ChosenArchive{}, err
 	}
@@ -284,9 +285,69 @@ func (s *BackupService) ExportChat(id, format string) (string, error) {
 	return path, atomicfile.Write(path, data, 0o600)
 }
 
+// ArchiveExport is how an export of several chats went: the path written
+// ("" when the user cancelled) and how many chats it holds.
+type ArchiveExport struct {
+	Path  string `json:"path"`
+	Chats int    `json:"chats"`
+}
+
+// ExportChats asks where to save and writes the chats ids as one zip
+// archive: one file a chat in format (md, html or json), with each chat's
+// lossless JSON beside Markdown or HTML (session.ExportArchive). Bad input
+// (no chats, an unknown one, an unknown format) fails before the dialog.
+func (s *BackupService) ExportChats(ids []string, format string) (ArchiveExport, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	return s.exportArchive(c, ids, format, "playchat-chats")
+}
+
+// ExportFolder is ExportChats of every chat of folder id (archived ones
+// too), the archive named after the folder.
+func (s *BackupService) ExportFolder(id int64, format string) (ArchiveExport, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	ctx := context.Background()
+	ids, err := session.FolderChats(ctx, c.DB, id)
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	name := "playchat-folder"
+	if fs, err := c.DB.Folders(ctx); err == nil {
+		for _, f := range fs {
+			if f.ID == id {
+				name = session.FileNameOf(f.Name)
+			}
+		}
+	}
+	return s.exportArchive(c, ids, format, name)
+}
+
+// exportArchive renders the archive first (so bad input asks nothing),
+// then asks where to save it.
+func (s *BackupService) exportArchive(c *core.Core, ids []string, format, name string) (ArchiveExport, error) {
+	var buf bytes.Buffer
+	res, err := session.ExportArchive(context.Background(), c.DB, ids, format, &buf, session.ExportOptions{Location: time.Local})
+	if err != nil {
+		return ArchiveExport{}, err
+	}
+	path, err := s.app.plat().SaveFile("Export chats", name+session.ArchiveExt)
+	if err != nil || path == "" {
+		return ArchiveExport{}, err
+	}
+	if err := atomicfile.Write(path, buf.Bytes(), 0o600); err != nil {
+		return ArchiveExport{}, err
+	}
+	return ArchiveExport{Path: path, Chats: res.Chats}, nil
+}
+
 // runAutoBackups writes a backup when one is due (BACKUP_AUTO: a day after
 // the last success; checked every 10 minutes while the window runs) and
-// tells the page how it went.
+// tells the page and the desktop how it went (autoBackupOnce).
 func (a *App) runAutoBackups(ctx context.Context, c *core.Core) {
 	tick := time.NewTicker(10 * time.Minute)
 	defer tick.Stop()
@@ -298,24 +359,65 @@ func (a *App) runAutoBackups(ctx context.Context, c *core.Core) {
 		case <-first:
 		case <-tick.C:
 		}
-		cfg := c.Config()
-		if !cfg.BackupAuto || !backup.Due(backup.ReadStatus(c.DataDir), time.Now()) || !backupMu.TryLock() {
-			continue
+		a.autoBackupOnce(ctx, c, time.Now())
+	}
+}
+
+// Alerter shows a desktop notification that is not a reminder (the
+// reminders' desktop notifier, reminders/desktop.Notifier.Alert).
+type Alerter interface {
+	Alert(ctx context.Context, summary, body string) error
+}
+
+// backupAlertEvery is how often a backup that keeps failing is told on the
+// desktop again (the toast and Settings tell every failure).
+const backupAlertEvery = 24 * time.Hour
+
+// autoBackupOnce writes the automatic backup if one is due and reports it:
+// the page gets EventBackupResult (a failure is a toast there), and a
+// failure is also a desktop notification — the first after a success or
+// after the start, then once a day while it keeps failing; not while the
+// tray pauses notifications. It returns the result, nil when none was due.
+func (a *App) autoBackupOnce(ctx context.Context, c *core.Core, now time.Time) *backup.Result {
+	cfg := c.Config()
+	prev := backup.ReadStatus(c.DataDir)
+	if !cfg.BackupAuto || !backup.Due(prev, now) || !backupMu.TryLock() {
+		return nil
+	}
+	targets := []backup.Target{backup.Folder{Dir: cfg.BackupDir}}
+	if cfg.BackupWebDAVURL != "" {
+		targets = append(targets, backup.WebDAV{URL: cfg.BackupWebDAVURL, User: cfg.BackupWebDAVUser, Password: cfg.BackupWebDAVPassword})
+	}
+	res := backup.Result{At: now.UTC(), Auto: true, Error: "the backup stopped on an internal error (see the log)"}
+	c.Guard.Do("backup.auto", func() {
+		res = backup.RunToTargets(ctx, c.BackupSource(Version), targets, cfg.BackupKeep, true, now)
+	})
+	backupMu.Unlock()
+	if p := a.plat(); p != nil {
+		p.Emit(EventBackupResult, toRun(&res))
+	}
+	if res.OK {
+		return &res
+	}
+	c.Log.Warn("automatic backup failed", "err", res.Error)
+	a.backupAlertMu.Lock()
+	wasOK := prev.LastBackup == nil || prev.LastBackup.OK
+	due := wasOK || a.backupAlertAt.IsZero() || now.Sub(a.backupAlertAt) >= backupAlertEvery
+	alerter := a.alerter
+	if due && alerter != nil && !a.NotificationPause().Paused() {
+		a.backupAlertAt = now
+	} else {
+		alerter = nil
+	}
+	a.backupAlertMu.Unlock()
+	if alerter != nil {
+		summary, body := "Automatic backup failed", res.Error+"\nSettings → Backups shows the details."
+		if uiLang(c) == "ja" {
+			summary, body = "自動バックアップに失敗しました", res.Error+"\n詳しくは 設定 → バックアップ に表示されます。"
 		}
-		targets := []backup.Target{backup.Folder{Dir: cfg.BackupDir}}
-		if cfg.BackupWebDAVURL != "" {
-			targets = append(targets, backup.WebDAV{URL: cfg.BackupWebDAVURL, User: cfg.BackupWebDAVUser, Password: cfg.BackupWebDAVPassword})
-		}
-		res := backup.Result{At: time.Now().UTC(), Auto: true, Error: "the backup stopped on an internal error (see the log)"}
-		c.Guard.Do("backup.auto", func() {
-			res = backup.RunToTargets(ctx, c.BackupSource(Version), targets, cfg.BackupKeep, true, time.Now())
-		})
-		backupMu.Unlock()
-		if !res.OK {
-			c.Log.Warn("automatic backup failed", "err", res.Error)
-		}
-		if p := a.plat(); p != nil {
-			p.Emit(EventBackupResult, toRun(&res))
+		if err := alerter.Alert(ctx, summary, body); err != nil {
+			c.Log.Warn("automatic backup failed: no desktop notification", "err", err)
 		}
 	}
+	return &res
 }

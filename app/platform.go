@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"os"
+	"strings"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -15,7 +16,8 @@ type Platform interface {
 	// SaveFile asks where to save; "" means the user cancelled.
 	SaveFile(title, defaultName string) (string, error)
 	// OpenFile asks for a file to open; "" means the user cancelled.
-	OpenFile(title string) (string, error)
+	// Without filters the dialog shows JSON files.
+	OpenFile(title string, filters ...runtime.FileFilter) (string, error)
 	// OpenDocuments asks for Markdown or text files to add to the knowledge
 	// base (several at once); none means the user cancelled.
 	OpenDocuments(title string) ([]string, error)
@@ -36,16 +38,42 @@ func (p desktopPlatform) Emit(name string, data any) { runtime.EventsEmit(p.ctx,
 
 func (p desktopPlatform) SaveFile(title, defaultName string) (string, error) {
 	return runtime.SaveFileDialog(p.ctx, runtime.SaveDialogOptions{
-		Title: title, DefaultFilename: defaultName,
-		Filters: []runtime.FileFilter{{DisplayName: "JSON (*.json)", Pattern: "*.json"}},
+		Title: title, DefaultFilename: defaultName, Filters: saveFilters(defaultName),
 	})
 }
 
-func (p desktopPlatform) OpenFile(title string) (string, error) {
-	return runtime.OpenFileDialog(p.ctx, runtime.OpenDialogOptions{
-		Title:   title,
-		Filters: []runtime.FileFilter{{DisplayName: "JSON (*.json)", Pattern: "*.json"}},
-	})
+func (p desktopPlatform) OpenFile(title string, filters ...runtime.FileFilter) (string, error) {
+	if len(filters) == 0 {
+		filters = []runtime.FileFilter{jsonFilter}
+	}
+	return runtime.OpenFileDialog(p.ctx, runtime.OpenDialogOptions{Title: title, Filters: filters})
+}
+
+var jsonFilter = runtime.FileFilter{DisplayName: "JSON (*.json)", Pattern: "*.json"}
+
+// BackupFilters are the open dialog's filters for a backup archive.
+var BackupFilters = []runtime.FileFilter{
+	{DisplayName: "playchat backups (*.tar.gz, *.tar.gz.age)", Pattern: "*.tar.gz;*.tar.gz.age"},
+	{DisplayName: "All files", Pattern: "*"},
+}
+
+// saveFilters is the save dialog's filter for a file named name, by its
+// extension (it was JSON for every file: a Markdown export or a backup
+// was saved under a "JSON (*.json)" filter).
+func saveFilters(name string) []runtime.FileFilter {
+	for _, f := range []runtime.FileFilter{
+		{DisplayName: "playchat backups (*.tar.gz.age)", Pattern: "*.tar.gz.age"},
+		{DisplayName: "playchat backups (*.tar.gz)", Pattern: "*.tar.gz"},
+		{DisplayName: "Zip archives (*.zip)", Pattern: "*.zip"},
+		{DisplayName: "Markdown (*.md)", Pattern: "*.md"},
+		{DisplayName: "Web pages (*.html)", Pattern: "*.html"},
+		jsonFilter,
+	} {
+		if strings.HasSuffix(strings.ToLower(name), strings.TrimPrefix(f.Pattern, "*")) {
+			return []runtime.FileFilter{f}
+		}
+	}
+	return nil
 }
 
 func (p desktopPlatform) OpenDocuments(title string) ([]string, error) {

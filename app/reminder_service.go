@@ -252,6 +252,9 @@ func (a *App) startReminders(ctx context.Context, c *core.Core, onDiscord remind
 			}
 			emit(EventReminderOpen, ReminderOpen{ReminderID: r.ID, SessionID: r.SessionID})
 		}})
+	a.backupAlertMu.Lock()
+	a.alerter = desk // failed automatic backups (backup_service.go)
+	a.backupAlertMu.Unlock()
 	window := desknotify.NotifierFunc(func(_ context.Context, n reminders.Notification) error {
 		emit(EventReminderFired, ReminderFired{Reminder: toReminderItem(n.Reminder), Late: n.Late})
 		return nil

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -105,12 +107,20 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 	fs.SetOutput(env.Stderr)
 	out := fs.String("o", "", "write to FILE instead of stdout")
 	format := fs.String("format", session.FormatJSON, "md (Markdown), html (one self-contained page) or json (lossless)")
+	folder := fs.String("folder", "", "export every chat of folder NAME as one .zip archive (one file per chat)")
+	idList := fs.String("ids", "", "export the chats ID,ID,… as one .zip archive (one file per chat)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageError{"sessions export needs exactly one session ID"}
+	many := *folder != "" || *idList != ""
+	switch {
+	case *folder != "" && *idList != "":
+		return usageError{"sessions export takes --folder or --ids, not both"}
+	case many && len(pos) != 0:
+		return usageError{"sessions export --folder/--ids takes no session ID"}
+	case !many && len(pos) != 1:
+		return usageError{"sessions export needs exactly one session ID (or --folder NAME, or --ids ID,ID,…)"}
 	}
 	switch *format {
 	case session.FormatJSON, session.FormatMarkdown, session.FormatHTML:
@@ -122,7 +132,11 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer c.Close()
-	data, _, err := session.ExportAs(ctx, c.DB, pos[0], *format, session.ExportOptions{Location: time.Local})
+	opts := session.ExportOptions{Location: time.Local}
+	if many {
+		return sessionsExportArchive(ctx, c.DB, *folder, *idList, *format, *out, opts, env)
+	}
+	data, _, err := session.ExportAs(ctx, c.DB, pos[0], *format, opts)
 	if err != nil {
 		return err
 	}
@@ -131,6 +145,37 @@ func sessionsExport(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	return atomicfile.Write(*out, data, 0o600)
+}
+
+// sessionsExportArchive writes the chats of folder (by name) or of the
+// comma-separated ids as one zip archive to out (stdout when "" or "-").
+func sessionsExportArchive(ctx context.Context, db *store.DB, folder, idList, format, out string, opts session.ExportOptions, env Env) error {
+	var ids []string
+	if folder != "" {
+		f, err := db.FolderByName(ctx, folder)
+		if err != nil {
+			return err
+		}
+		if ids, err = session.FolderChats(ctx, db, f.ID); err != nil {
+			return err
+		}
+	} else {
+		ids = strings.Split(idList, ",")
+	}
+	var buf bytes.Buffer
+	res, err := session.ExportArchive(ctx, db, ids, format, &buf, opts)
+	if err != nil {
+		return err
+	}
+	if out == "" || out == "-" {
+		_, err = env.Stdout.Write(buf.Bytes())
+	} else {
+		err = atomicfile.Write(out, buf.Bytes(), 0o600)
+	}
+	if err == nil {
+		fmt.Fprintf(env.Stderr, "exported %d chats (%d files)\n", res.Chats, len(res.Files))
+	}
+	return err
 }
 
 func sessionsImport(ctx context.Context, args []string, env Env) error {

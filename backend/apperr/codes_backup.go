@@ -18,6 +18,8 @@ const (
 	BackupFailed Code = "backup.failed"
 	// ExportFormat: {format} is not an export format (md, html or json).
 	ExportFormat Code = "export.format"
+	// ExportNothing: an export of several chats (a folder, a selection) was given no chat.
+	ExportNothing Code = "export.nothing"
 )
 
 var backupTemplates = map[Code]string{
@@ -28,6 +30,7 @@ var backupTemplates = map[Code]string{
 	BackupRunning:          "a backup or restore is already running",
 	BackupFailed:           "the backup could not be written to {target} ({detail})",
 	ExportFormat:           "{format} is not an export format: use md, html or json",
+	ExportNothing:          "there is no chat to export: choose some, or a folder that has chats",
 }
 
 func init() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"playchat/backend/config"
+	"playchat/backend/mcpclient"
 	"playchat/backend/store"
 )
 
@@ -36,7 +37,8 @@ type Pending struct {
 // staged restore waits.
 var ErrInUse = errors.New("another playchat process has the database open; the restore waits until it ends")
 
-// ApplyStagedDB puts a staged restore's database and .env in place. The
+// ApplyStagedDB puts a staged restore's database, .env and MCP server
+// configuration in place. The
 // caller holds the data dir exclusively and has not opened the database.
 // It returns nil when no restore is staged. The current database (with its
 // WAL) and .env move to a new folder under SafetyDir first. When the
@@ -65,9 +67,14 @@ func ApplyStagedDB(ctx context.Context, dataDir string) (*Pending, error) {
 	newDB := filepath.Join(staged, filepath.FromSlash(dbEntry))
 	newEnv := filepath.Join(staged, filepath.FromSlash(envEntry))
 	envPath := filepath.Join(dataDir, config.DotEnvFile)
+	newMCP := filepath.Join(staged, filepath.FromSlash(mcpEntry))
+	mcpPath := filepath.Join(dataDir, mcpclient.FileName)
 	if !m.Secrets {
 		if err := carrySecrets(ctx, live, newDB, envPath, newEnv); err != nil {
 			return nil, fmt.Errorf("keep the current API keys: %w", err)
+		}
+		if err := carryMCPSecrets(mcpPath, newMCP); err != nil {
+			return nil, fmt.Errorf("keep the current MCP server tokens: %w", err)
 		}
 	}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -84,6 +91,16 @@ func ApplyStagedDB(ctx context.Context, dataDir string) (*Pending, error) {
 	}
 	if err := moveIfExists(newEnv, envPath); err != nil {
 		return nil, err
+	}
+	// The MCP servers are the archive's (none when it has none); a
+	// version 1 archive never held them and leaves the current file.
+	if _, err := os.Stat(newMCP); err == nil || m.Version >= 2 {
+		if err := moveIfExists(mcpPath, filepath.Join(p.Safety, mcpclient.FileName)); err != nil {
+			return nil, err
+		}
+		if err := moveIfExists(newMCP, mcpPath); err != nil {
+			return nil, err
+		}
 	}
 	if err := os.WriteFile(filepath.Join(staged, appliedMark), []byte(p.Safety), 0o600); err != nil {
 		return nil, err

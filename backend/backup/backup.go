@@ -7,6 +7,7 @@
 //	db/playchat.db  the database, taken with VACUUM INTO (SQLite's consistent online copy)
 //	kb/…            every regular file of the knowledge base folder
 //	env/.env        the data dir's .env file, if there is one
+//	mcp/mcp_servers.json the user's MCP server configuration, if there is one (version 2)
 //	manifest.json   Manifest: the header again, every file's size and SHA-256, row counts
 //
 // Without secrets, the database copy has every secret setting deleted (with
@@ -30,10 +31,11 @@ import (
 )
 
 // Format and Version identify an archive; an archive of a higher Version
-// is refused (BackupNewer).
+// is refused (BackupNewer). Version 2 added the MCP configuration entry
+// (mcp.go); version 1 archives restore as before.
 const (
 	Format  = "playchat-backup"
-	Version = 1
+	Version = 2
 )
 
 // Archive entry names.
@@ -43,6 +45,7 @@ const (
 	dbEntry      = "db/playchat.db"
 	kbPrefix     = "kb/"
 	envEntry     = "env/.env"
+	mcpEntry     = "mcp/mcp_servers.json"
 )
 
 // Extensions of archive files: plain, and encrypted with age.

@@ -364,7 +364,7 @@ func TestRestoreOfADamagedOrFutureArchiveChangesNothing(t *testing.T) {
 	flipped[len(flipped)/2] ^= 0xff
 	future := repack(t, good, func(name string, data []byte) []byte {
 		if name == headerName || name == manifestName {
-			return bytes.Replace(data, []byte(`"version": 1`), []byte(`"version": 2`), 1)
+			return bytes.Replace(data, []byte(fmt.Sprintf(`"version": %d`, Version)), []byte(fmt.Sprintf(`"version": %d`, Version+1)), 1)
 		}
 		return data
 	})

@@ -131,6 +131,10 @@ func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 	if hasEnv && !o.IncludeSecrets {
 		env = config.DotEnvWithoutSecrets(env)
 	}
+	mcp, err := readMCP(src.DataDir, o.IncludeSecrets)
+	if err != nil {
+		return Manifest{}, err
+	}
 
 	var total int64
 	st, err := os.Stat(dbCopy)
@@ -200,6 +204,11 @@ func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 	}
 	if hasEnv {
 		if err := add(envEntry, strings.NewReader(string(env)), int64(len(env)), m.CreatedAt); err != nil {
+			return Manifest{}, err
+		}
+	}
+	if mcp != nil {
+		if err := add(mcpEntry, strings.NewReader(string(mcp)), int64(len(mcp)), m.CreatedAt); err != nil {
 			return Manifest{}, err
 		}
 	}

@@ -266,7 +266,7 @@ func extract(ctx context.Context, archive, dir string, o OpenOptions) (Manifest,
 // validEntry reports whether name is an entry an archive may hold, inside
 // its folder.
 func validEntry(name string) bool {
-	if name == dbEntry || name == envEntry {
+	if name == dbEntry || name == envEntry || name == mcpEntry {
 		return true
 	}
 	rel, ok := strings.CutPrefix(name, kbPrefix)

@@ -6,7 +6,7 @@ import type { Session } from '@/api/types'
 import SessionList from '@/components/SessionList.vue'
 import { answerConfirm, confirmState } from '@/composables/useConfirm'
 import { useSessionStore } from '@/stores/sessions'
-import { groupSessions, recency } from '@/utils/sessionGroups'
+import { firstToOpen, groupSessions, recency } from '@/utils/sessionGroups'
 import { testI18n } from './helpers'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
@@ -19,6 +19,8 @@ vi.mock('../wailsjs/go/app/OrganiseService', () => ({
   Move: vi.fn(), DeleteMany: vi.fn(),
 }))
 const bound = vi.mocked(await import('../wailsjs/go/app/OrganiseService'))
+vi.mock('../wailsjs/go/app/BackupService', () => ({ ExportChat: vi.fn(), ExportChats: vi.fn(), ExportFolder: vi.fn() }))
+const backupBound = vi.mocked(await import('../wailsjs/go/app/BackupService'))
 
 const now = new Date('2026-12-10T12:00:00')
 const iso = (d: string) => new Date(d).toISOString()
@@ -43,6 +45,18 @@ describe('groupSessions', () => {
     ])
     expect(groupSessions(ss, places, folders, now, true)).toEqual([{ key: 'archived', kind: 'archived', sessions: [ss[5]] }])
     expect(recency(iso('2026-12-03T23:00:00'), now)).toBe('older')
+  })
+})
+
+describe('firstToOpen', () => {
+  it('opens the newest chat that is not archived at start, or none', () => {
+    const ss = [session('new', iso('2026-12-10T09:00:00')), session('mid', iso('2026-12-09T09:00:00')), session('old', iso('2026-12-01T09:00:00'))]
+    const archived = { ...none, archivedAt: iso('2026-12-10T10:00:00') }
+    expect(firstToOpen(ss, {})?.id).toBe('new')
+    expect(firstToOpen(ss, { new: archived })?.id).toBe('mid')
+    expect(firstToOpen(ss, { new: archived, mid: { ...none, pinnedAt: iso('2026-12-01T00:00:00') } })?.id).toBe('mid')
+    expect(firstToOpen(ss, { new: archived, mid: archived, old: archived })).toBeNull()
+    expect(firstToOpen([], {})).toBeNull()
   })
 })
 
@@ -134,6 +148,9 @@ describe('the chat list', () => {
   it('creates a folder and deletes one after saying its chats stay', async () => {
     const w = await mountList()
     await w.get('[data-testid="new-folder"]').trigger('click')
+    await flushPromises()
+    // The name box takes the typing at once.
+    expect(document.activeElement).toBe(w.get('[data-testid="new-folder-input"]').element)
     bound.CreateFolder.mockResolvedValue({ id: 2, name: 'Travel', position: 2 } as never)
     await w.get('[data-testid="new-folder-input"]').setValue('Travel')
     await w.get('form.new-folder').trigger('submit')
@@ -144,5 +161,21 @@ describe('the chat list', () => {
     answerConfirm(true)
     await flushPromises()
     expect(bound.DeleteFolder).toHaveBeenCalledWith(1)
+  })
+
+  it('exports the ticked chats, or a folder, as one .zip', async () => {
+    const w = await mountList({ b: { ...none, folderId: 1 } })
+    await row(w, 'a').get('[data-testid="select-session"]').trigger('click')
+    await row(w, 'c').get('[data-testid="select-session"]').trigger('click')
+    backupBound.ExportChats.mockResolvedValue({ path: '/tmp/chats.zip', chats: 2 } as never)
+    await w.get('[data-testid="bulk-export"]').setValue('md')
+    await flushPromises()
+    expect(backupBound.ExportChats).toHaveBeenCalledWith(['a', 'c'], 'md')
+    backupBound.ExportFolder.mockResolvedValue({ path: '/tmp/仕事.zip', chats: 1 } as never)
+    await w.get('[data-testid="folder-export"]').trigger('click')
+    await w.get('[data-testid="folder-export-html"]').trigger('click')
+    await flushPromises()
+    expect(backupBound.ExportFolder).toHaveBeenCalledWith(1, 'html')
+    expect(w.find('[data-testid="folder-export-html"]').exists()).toBe(false)
   })
 })

@@ -32,6 +32,8 @@ type Notifier struct {
 	n       notify.Notifier
 	byNote  map[uint32]int64 // notification id → reminder id
 	byRemID map[int64]uint32 // reminder id → its shown notification
+	// lastAlert is the notification id of the last Alert (replaced by the next).
+	lastAlert uint32
 }
 
 // New returns a Notifier on the session bus (DBUS_SESSION_BUS_ADDRESS).
@@ -85,6 +87,7 @@ func (d *Notifier) dropLocked() {
 	d.conn, d.n = nil, nil
 	clear(d.byNote)
 	clear(d.byRemID)
+	d.lastAlert = 0
 }
 
 // Notify shows n. It returns once the server accepted the notification;
@@ -120,6 +123,31 @@ func (d *Notifier) Notify(_ context.Context, n reminders.Notification) error {
 	d.mu.Lock()
 	d.byNote[id] = rid
 	d.byRemID[rid] = id
+	d.mu.Unlock()
+	return nil
+}
+
+// Alert shows a notification that is not a reminder (a failed automatic
+// backup): summary and body, no actions, replacing the previous alert
+// still shown. Errors as Notify's.
+func (d *Notifier) Alert(_ context.Context, summary, body string) error {
+	nt, err := d.ensure()
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	replaces := d.lastAlert
+	d.mu.Unlock()
+	note := notify.Notification{AppName: d.o.AppName, ReplacesID: replaces, AppIcon: d.o.Icon,
+		Summary: summary, Body: body, ExpireTimeout: 0, Hints: map[string]dbus.Variant{}}
+	note.Hints["desktop-entry"] = dbus.MakeVariant(AppID)
+	note.SetUrgency(notify.UrgencyNormal)
+	id, err := nt.SendNotification(note)
+	if err != nil {
+		return d.callErr(err)
+	}
+	d.mu.Lock()
+	d.lastAlert = id
 	d.mu.Unlock()
 	return nil
 }

@@ -297,3 +297,34 @@ func TestNoSessionBusIsNoService(t *testing.T) {
 		t.Fatalf("fanout err = %v, want Degraded with the no-service note", err)
 	}
 }
+
+func TestAnAlertIsAPlainNotificationThatReplacesTheLastOne(t *testing.T) {
+	bus := startBus(t)
+	srv, err := fakedbus.Serve(bus.Address, []string{"body", "actions"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	w := newWorld(t, bus, "en")
+	ctx := context.Background()
+	if err := w.notifier.Alert(ctx, "Automatic backup failed", "disk full"); err != nil {
+		t.Fatal(err)
+	}
+	first, err := srv.WaitCall(ctx, wait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Summary != "Automatic backup failed" || first.Body != "disk full" || len(first.Actions) != 0 || first.ReplacesID != 0 {
+		t.Errorf("first alert %+v", first)
+	}
+	if err := w.notifier.Alert(ctx, "Automatic backup failed", "still full"); err != nil {
+		t.Fatal(err)
+	}
+	second, err := srv.WaitCall(ctx, wait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Body != "still full" || second.ReplacesID == 0 {
+		t.Errorf("the second alert does not replace the first: %+v (first %+v)", second, first)
+	}
+}

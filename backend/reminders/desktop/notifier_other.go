@@ -36,5 +36,14 @@ func (d *Notifier) Notify(_ context.Context, n reminders.Notification) error {
 	return nil
 }
 
+// Alert shows a notification that is not a reminder (a failed automatic
+// backup); a failure is ErrNoService (wrapped).
+func (d *Notifier) Alert(_ context.Context, summary, body string) error {
+	if err := beeep.Notify(summary, body, ""); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoService, err)
+	}
+	return nil
+}
+
 // Close does nothing.
 func (d *Notifier) Close() error { return nil }

@@ -111,6 +111,24 @@ export async function exportChat(id: string, format: ExportFormat): Promise<stri
   return await call(() => BackupService.ExportChat(id, format))
 }
 
+/** Where an export of several chats went and how many it holds; path '' when cancelled. */
+export interface ArchiveExport {
+  path: string
+  chats: number
+}
+
+/** Asks where to save and writes the chats as one .zip (a file each, plus their JSON). */
+export async function exportChats(ids: string[], format: ExportFormat): Promise<ArchiveExport> {
+  const r = await call(() => BackupService.ExportChats(ids, format))
+  return { path: r?.path ?? '', chats: r?.chats ?? 0 }
+}
+
+/** exportChats of every chat of a folder (archived ones too). */
+export async function exportFolder(id: number, format: ExportFormat): Promise<ArchiveExport> {
+  const r = await call(() => BackupService.ExportFolder(id, format))
+  return { path: r?.path ?? '', chats: r?.chats ?? 0 }
+}
+
 export interface BackupProgress {
   op: 'backup' | 'restore' | string
   done: number

@@ -82,6 +82,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'discord.unreachable': { template: "cannot reach Discord ({detail}); retrying", params: ['detail'] },
   'discord.webhookFailed': { template: "the Discord webhook refused the post ({status}): {detail}", params: ['status', 'detail'] },
   'export.format': { template: "{format} is not an export format: use md, html or json", params: ['format'] },
+  'export.nothing': { template: "there is no chat to export: choose some, or a folder that has chats", params: [] },
   'interop.badArgument': { template: "{field}: {reason}", params: ['field', 'reason'] },
   'interop.badDomain': { template: "{domain:q} is not a knowledge-base folder name: {reason}", params: ['domain', 'reason'] },
   'interop.badPath': { template: "{path:q} is not a document path inside the knowledge base: {reason}", params: ['path', 'reason'] },

@@ -225,6 +225,7 @@ const errors: typeof ja = {
     },
     export: {
       format: '{format} is not an export format: use md, html or json',
+      nothing: 'There is no chat to export: choose some, or a folder that has chats',
     },
     discord: {
       noWebhook: 'No Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings',

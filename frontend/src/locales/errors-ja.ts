@@ -223,6 +223,7 @@ export default {
     },
     export: {
       format: '{format} は書き出し形式ではありません。md、html、json のいずれかを指定してください',
+      nothing: '書き出すチャットがありません。チャットを選ぶか、チャットのあるフォルダを選んでください',
     },
     discord: {
       noWebhook: '定時投稿用の Discord Webhook URL がありません。設定の DISCORD_WEBHOOK_URL に貼り付けてください',

@@ -35,5 +35,9 @@ export default {
     deletedMany: 'Deleted {n} chats',
     clearSelection: 'Clear the selection',
     selectHint: 'Ctrl-click (⌘-click) selects several chats',
+    exportTo: 'Export…',
+    exportFolder: 'Export the folder as one .zip',
+    exportFormats: { md: 'Markdown (.zip)', html: 'Web pages (.zip)', json: 'playchat JSON (.zip)' },
+    exported: 'Exported {n} chats: {path}',
   },
 }

@@ -35,5 +35,9 @@ export default {
     deletedMany: '{n} 件のチャットを削除しました',
     clearSelection: '選択を解除',
     selectHint: 'Ctrl（⌘）を押しながらクリックすると複数選択できます',
+    exportTo: '書き出し…',
+    exportFolder: 'フォルダを 1 つの .zip に書き出す',
+    exportFormats: { md: 'Markdown（.zip）', html: 'Web ページ（.zip）', json: 'playchat JSON（.zip）' },
+    exported: '{n} 件のチャットを書き出しました: {path}',
   },
 }

@@ -67,3 +67,8 @@ export function groupSessions(
 export function archivedCount(sessions: Session[], places: Record<string, Place>): number {
   return sessions.filter((s) => places[s.id]?.archivedAt).length
 }
+
+/** The chat the window opens by itself at start: the newest one not archived (sessions newest first); null when none. */
+export function firstToOpen(sessions: Session[], places: Record<string, Place>): Session | null {
+  return sessions.find((s) => !places[s.id]?.archivedAt) ?? null
+}

@@ -65,6 +65,20 @@ export namespace app {
 	        this.uiLanguage = source["uiLanguage"];
 	    }
 	}
+	export class ArchiveExport {
+	    path: string;
+	    chats: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ArchiveExport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.chats = source["chats"];
+	    }
+	}
 	export class AssistantFileResult {
 	    assistants: assistant.Assistant[];
 	

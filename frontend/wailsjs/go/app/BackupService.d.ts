@@ -12,6 +12,10 @@ export function CreateNow():Promise<app.BackupRun>;
 
 export function ExportChat(arg1:string,arg2:string):Promise<string>;
 
+export function ExportChats(arg1:Array<string>,arg2:string):Promise<app.ArchiveExport>;
+
+export function ExportFolder(arg1:number,arg2:string):Promise<app.ArchiveExport>;
+
 export function Stage(arg1:string,arg2:string):Promise<app.BackupInfo>;
 
 export function Status():Promise<app.BackupStatus>;

@@ -22,6 +22,14 @@ export function ExportChat(arg1, arg2) {
   return window['go']['app']['BackupService']['ExportChat'](arg1, arg2);
 }
 
+export function ExportChats(arg1, arg2) {
+  return window['go']['app']['BackupService']['ExportChats'](arg1, arg2);
+}
+
+export function ExportFolder(arg1, arg2) {
+  return window['go']['app']['BackupService']['ExportFolder'](arg1, arg2);
+}
+
 export function Stage(arg1, arg2) {
   return window['go']['app']['BackupService']['Stage'](arg1, arg2);
 }
