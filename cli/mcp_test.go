@@ -13,24 +13,12 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"playchat/internal/testcorpus"
 )
 
-// corpusDir finds ../shared/corpus above the working directory
-// (PLAYCHAT_KB_CORPUS overrides), or skips the test.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("PLAYCHAT_KB_CORPUS"); d != "" {
-		return d
-	}
-	wd, _ := os.Getwd()
-	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		if fi, err := os.Stat(filepath.Join(d, "shared", "corpus", "vue-docs-ja")); err == nil && fi.IsDir() {
-			return filepath.Join(d, "shared", "corpus")
-		}
-	}
-	t.Skip("../shared/corpus not found (set PLAYCHAT_KB_CORPUS)")
-	return ""
-}
+// corpusDir is the real Japanese Markdown corpus (testcorpus.Dir).
+func corpusDir(t *testing.T) string { return testcorpus.Dir(t) }
 
 // mcpHome makes a bare home whose data dir (found from HOME alone) holds a
 // knowledge base of real Japanese documents in the folder "vue".

@@ -15,28 +15,11 @@ import (
 	"playchat/backend/apperr"
 	"playchat/backend/core"
 	"playchat/backend/weather"
+	"playchat/internal/testcorpus"
 )
 
-// jmaFixture returns the path of a document in ../shared/fixtures/jma,
-// found by walking up from the package dir; the test is skipped without it.
-func jmaFixture(t *testing.T, name string) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", "fixtures", "jma", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Skip("../shared/fixtures/jma not found above " + wd)
-	return ""
-}
+// jmaFixture returns the path of a JMA forecast document (testcorpus.JMADir).
+func jmaFixture(t *testing.T, name string) string { return filepath.Join(testcorpus.JMADir(t), name) }
 
 func TestWeatherFromFileJSONPrintsTomorrowAfterTheReport(t *testing.T) {
 	// The 17:00 release of 2022-02-22: tomorrow is 2022-02-23 whatever today is.

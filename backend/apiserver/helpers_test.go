@@ -17,10 +17,10 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"playchat/backend/core"
-	"playchat/backend/internal/testcorpus"
 	"playchat/backend/llm"
 	"playchat/backend/llm/llmtest"
 	"playchat/backend/store"
+	"playchat/internal/testcorpus"
 )
 
 const testToken = "test-token-0123456789abcdef"

@@ -17,8 +17,8 @@ import (
 	"github.com/sashabaranov/go-openai"
 
 	"playchat/backend/core"
-	"playchat/backend/internal/testcorpus"
 	"playchat/backend/llm/llmtest"
+	"playchat/internal/testcorpus"
 	"playchat/internal/testnet"
 )
 

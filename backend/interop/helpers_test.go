@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"playchat/backend/core"
-	"playchat/backend/internal/testcorpus"
+	"playchat/internal/testcorpus"
 )
 
 // fixture is a real core (SQLite in a temp dir) whose knowledge base holds

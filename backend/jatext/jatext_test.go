@@ -11,7 +11,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 	"golang.org/x/text/width"
 
-	"playchat/backend/internal/testcorpus"
+	"playchat/internal/testcorpus"
 )
 
 // halfWidth spells s the way old Japanese systems and some PDFs do:

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"playchat/backend/internal/testcorpus"
 	"playchat/backend/llm"
 	"playchat/backend/llm/llmtest"
 	"playchat/backend/store"
+	"playchat/internal/testcorpus"
 )
 
 // corpusDir is the real Japanese Markdown corpus (testcorpus.Dir).

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"playchat/internal/testcorpus"
 )
 
 // retrievalScore is hit@1, hit@3 and the mean reciprocal rank (over the
@@ -68,8 +70,8 @@ func indexCorpus(t testing.TB, lexes []lexicon, opts ...fixtureOpt) (*fixture, t
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Indexed < 200 || rep.Failed > 0 {
-		t.Fatalf("corpus pass = %+v, want 200+ indexed and none failed", rep)
+	if rep.Indexed < testcorpus.MinDocs || rep.Failed > 0 {
+		t.Fatalf("corpus pass = %+v, want %d+ indexed and none failed", rep, testcorpus.MinDocs)
 	}
 	return f, time.Since(start)
 }

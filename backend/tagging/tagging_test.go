@@ -12,11 +12,11 @@ import (
 
 	"playchat/backend/chat"
 	"playchat/backend/event"
-	"playchat/backend/internal/testcorpus"
 	"playchat/backend/jatext"
 	"playchat/backend/llm"
 	"playchat/backend/llm/llmtest"
 	"playchat/backend/store"
+	"playchat/internal/testcorpus"
 )
 
 type fixture struct {

@@ -11,32 +11,11 @@ import (
 	"testing"
 
 	"playchat/backend/apperr"
+	"playchat/internal/testcorpus"
 )
 
-// fixturesDir returns ../shared/fixtures/jma (real JMA documents, see its
-// README), found by walking up from the package dir like testcorpus does;
-// PLAYCHAT_JMA_FIXTURES overrides. It skips the test when there is none.
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("PLAYCHAT_JMA_FIXTURES"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "fixtures", "jma")
-		if fi, err := os.Stat(c); err == nil && fi.IsDir() {
-			return c
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	t.Skip("../shared/fixtures/jma not found above " + wd + " (set PLAYCHAT_JMA_FIXTURES): JMA fixture tests skipped")
-	return ""
-}
+// fixturesDir returns the JMA forecast documents (testcorpus.JMADir).
+func fixturesDir(t testing.TB) string { return testcorpus.JMADir(t) }
 
 func readFixture(t testing.TB, name string) []byte {
 	t.Helper()

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 
 	"playchat/backend/apperr"
-	"playchat/backend/internal/testcorpus"
+	"playchat/internal/testcorpus"
 )
 
 func mustParse(t *testing.T, name, in string) Doc {
@@ -255,7 +255,7 @@ func TestCorpusTitlesAndSections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if docs < 200 || chunks < 5*docs/2 {
+	if docs < testcorpus.MinDocs || chunks < 5*docs/2 {
 		t.Errorf("%d documents gave %d sections", docs, chunks)
 	}
 }
