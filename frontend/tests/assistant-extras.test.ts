@@ -8,6 +8,7 @@ import type { Assistant } from '@/api/assistants'
 import { normalizeReport, type ContextReport } from '@/api/context'
 import type { NotePage } from '@/api/types'
 import AssistantsPanel from '@/components/assistants/AssistantsPanel.vue'
+import ChatSettingsFields from '@/components/assistants/ChatSettingsFields.vue'
 import ContextMeter from '@/components/ContextMeter.vue'
 import DiscordChannels from '@/components/settings/DiscordChannels.vue'
 import { useAssistantStore } from '@/stores/assistants'
@@ -78,6 +79,26 @@ describe('the assistant editor’s pinned note pages', () => {
     await w.get('[data-testid="assistant-add"]').trigger('click')
     await flushPromises()
     expect(w.get('[data-testid="assistant-pages"]').text()).toContain('There are no note pages yet')
+  })
+})
+
+describe('the settings’ number fields', () => {
+  it('keep a decimal typed key by key (0 → 0. → 0.3), and show a value set from outside', async () => {
+    const w = mount(ChatSettingsFields, {
+      props: { modelValue: {}, 'onUpdate:modelValue': (v: unknown) => w.setProps({ modelValue: v as object }) },
+      global: { plugins: [testI18n()] },
+    })
+    const field = w.get('[data-testid="cs-temperature"]')
+    const el = field.element as HTMLInputElement
+    for (const typed of ['0', '0.', '0.3']) {
+      await field.setValue(typed)
+      expect(el.value).toBe(typed)
+    }
+    expect(w.props('modelValue')).toEqual({ temperature: 0.3 })
+    await field.setValue('')
+    expect(w.props('modelValue')).toEqual({})
+    await w.setProps({ modelValue: { temperature: 1.5, maxOutputTokens: 200 } })
+    expect([el.value, (w.get('[data-testid="cs-max-output"]').element as HTMLInputElement).value]).toEqual(['1.5', '200'])
   })
 })
 
