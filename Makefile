@@ -96,7 +96,8 @@ e2e-tools: fakellm
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake
 ## server, in two lanes side by side (see test). Lane 1 (e2e-lane1): main
-## flow, notes, versions and search, rich replies, real drops onto the
+## flow, notes, versions and search, an assistant made in the window and
+## its chat's request, rich replies, real drops onto the
 ## window, rendered payloads that must load nothing, web search, reminders
 ## with the tray, the Discord bot, floods of chunks, damaged and newer
 ## databases, pins, folders, export and a backup restored after the data
@@ -115,6 +116,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e.sh
 	$(T) scripts/e2e-notes.sh
 	$(T) scripts/e2e-branches.sh
+	$(T) scripts/e2e-assistants.sh
 	$(T) scripts/e2e-render.sh
 	$(T) scripts/e2e-drops.sh
 	$(T) scripts/e2e-remote.sh

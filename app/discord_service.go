@@ -174,3 +174,29 @@ func (a *App) discordTrayLine(lang string) string {
 	}
 	return "Discord: off (check Settings)"
 }
+
+// Channels lists the Discord channels for Settings → Discord: those the
+// bot talks in and those given an assistant, each with its assistant (0:
+// none).
+func (s *DiscordService) Channels() ([]discord.Channel, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	return discord.Channels(context.Background(), c.DB)
+}
+
+// SetChannelAssistant gives Discord channel channelID (a channel id, also
+// one the bot has not answered in yet) assistant assistantID, 0 for none;
+// it applies to the channel's chat at once. It returns the channels.
+func (s *DiscordService) SetChannelAssistant(channelID string, assistantID int64) ([]discord.Channel, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	if err := discord.SetChannelAssistant(ctx, c.DB, c.Assistants, channelID, assistantID); err != nil {
+		return nil, err
+	}
+	return discord.Channels(ctx, c.DB)
+}

@@ -24,6 +24,8 @@ const (
 	DiscordNoWebhook Code = "discord.noWebhook"
 	// DiscordWebhookFailed: the Discord webhook answered {status} (an HTTP status such as "404 Not Found", or "429 Too Many Requests" twice in a row); {detail} is Discord's message ("" when none).
 	DiscordWebhookFailed Code = "discord.webhookFailed"
+	// DiscordChannelInvalid: {channel} is not a Discord channel id (a number, as Discord's "Copy Channel ID" gives it).
+	DiscordChannelInvalid Code = "discord.channelInvalid"
 )
 
 var discordTemplates = map[Code]string{
@@ -37,6 +39,7 @@ var discordTemplates = map[Code]string{
 	DiscordSendFailed:     "Discord refused the message to channel {channel} ({status}): {detail}",
 	DiscordNoWebhook:      "no Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings",
 	DiscordWebhookFailed:  "the Discord webhook refused the post ({status}): {detail}",
+	DiscordChannelInvalid: "{channel} is not a Discord channel id: copy it with Copy Channel ID in Discord",
 }
 
 func init() {

@@ -62,7 +62,7 @@ func (c *Core) NewDiscord(o DiscordOptions) *Discord {
 	d := &Discord{c: c, weather: weather.NewService(wo),
 		status: discord.Status{State: discord.StateOff}}
 	bot, err := discord.New(discord.Options{
-		DB: c.DB, Chat: c.Chat, Reminders: c.Reminders, Config: c.Config,
+		DB: c.DB, Chat: c.Chat, Assistants: c.Assistants, Reminders: c.Reminders, Config: c.Config,
 		Weather: d.weather, Tips: c.Tips, Log: c.Log.With("component", "discord"),
 		OnSessionChange: o.OnSessionChange,
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"playchat/backend/apperr"
+	"playchat/backend/assistant"
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/discord/discordtest"
@@ -80,6 +81,9 @@ type Options struct {
 	DB *store.DB
 	// Chat runs the turns (the window's pipeline). Required.
 	Chat *chat.Service
+	// Assistants give the channels their assistants (assistant.go; nil:
+	// the assistants of DB).
+	Assistants *assistant.Service
 	// Reminders is the reminders service. The bot does not call it itself:
 	// the reminder branch reaches it through Chat's tools (create_reminder,
 	// list_reminders, cancel_reminder), which read the turn's Requester.

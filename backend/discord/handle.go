@@ -266,8 +266,9 @@ func (c *textCollector) String() string {
 }
 
 // turn runs one chat turn in the channel's session and returns the reply
-// text (possibly partial) and the turn's error. model "" keeps the
-// session's model; a model given for this turn only (the reminder model)
+// text (possibly partial) and the turn's error. The channel's assistant,
+// if it has one, is applied to the session first (followAssistant). model
+// "" keeps the session's model; a model given for this turn only (the reminder model)
 // is put back afterwards so the channel's chat keeps its own. Every turn
 // carries the requester, so the tools scope to that Discord user (a
 // reminder set in any branch is theirs and delivered in the channel;
@@ -275,6 +276,9 @@ func (c *textCollector) String() string {
 func (b *Bot) turn(ctx context.Context, m *discordgo.MessageCreate, text, model string, extra []string) (string, error) {
 	sess, err := b.sessionFor(ctx, m)
 	if err != nil {
+		return "", err
+	}
+	if sess, err = b.followAssistant(ctx, m.ChannelID, sess); err != nil {
 		return "", err
 	}
 	name := displayName(m.Author, m.Member)

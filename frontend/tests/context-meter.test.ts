@@ -1,4 +1,5 @@
 import { mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import ContextMeter from '@/components/ContextMeter.vue'
 import ContextReportPanel from '@/components/context/ContextReportPanel.vue'
@@ -150,6 +151,7 @@ describe('ContextReportPanel', () => {
 
 describe('ContextMeter', () => {
   beforeEach(() => {
+    setActivePinia(createPinia()) // the new chat's assistant (stores/assistants)
     vi.useFakeTimers()
     api.preview.mockReset()
   })
@@ -166,7 +168,7 @@ describe('ContextMeter', () => {
     api.preview.mockResolvedValue(overBudget())
     const w = mountMeter()
     await vi.runAllTimersAsync()
-    expect(api.preview).toHaveBeenCalledWith('s1', '', '')
+    expect(api.preview).toHaveBeenCalledWith('s1', '', '', undefined)
     expect(w.findAll('[data-testid="context-segment"]').map((s) => s.attributes('data-layer'))).toEqual([
       'prompt', 'notes', 'pinned_notes', 'kb', 'history',
     ])
@@ -202,7 +204,7 @@ describe('ContextMeter', () => {
     expect(api.preview).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(300)
     expect(api.preview).toHaveBeenCalledTimes(1)
-    expect(api.preview).toHaveBeenLastCalledWith('s1', 'hello', '')
+    expect(api.preview).toHaveBeenLastCalledWith('s1', 'hello', '', undefined)
     w.unmount()
   })
 

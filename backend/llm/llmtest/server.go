@@ -93,6 +93,7 @@ type Server struct {
 	dim        int
 	embedFn    func(model, input string) []float32
 	apiKey     string
+	requestLog io.Writer
 	seq        int
 	tags       tagState
 
@@ -136,6 +137,12 @@ func WithEmbeddingDim(n int) Option { return func(s *Server) { s.dim = max(n, 1)
 func WithEmbedFunc(fn func(model, input string) []float32) Option {
 	return func(s *Server) { s.embedFn = fn }
 }
+
+// WithRequestLog writes the body of every chat completions request (not
+// tagging requests, not headers) to w as one compact JSON line, in the order
+// received: end-to-end scripts read what the app sent (fakellm
+// -request-log).
+func WithRequestLog(w io.Writer) Option { return func(s *Server) { s.requestLog = w } }
 
 // WithAPIKey makes the server answer 401 to requests whose Authorization
 // header is not "Bearer <key>".
@@ -263,6 +270,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.tags.requests = append(s.tags.requests, rec)
 	} else {
 		s.requests = append(s.requests, rec)
+		if s.requestLog != nil && r.URL.Path == PathChat {
+			var line bytes.Buffer
+			if json.Compact(&line, body) == nil {
+				line.WriteByte('\n')
+				_, _ = s.requestLog.Write(line.Bytes())
+			}
+		}
 	}
 	key := s.apiKey
 	s.mu.Unlock()

@@ -548,3 +548,18 @@ func TestToolCallChunksExpandNowPlaceholders(t *testing.T) {
 		t.Fatal("the script's entry was changed in place")
 	}
 }
+
+func TestTheRequestLogHasOneLinePerChatRequestAndNoHeaders(t *testing.T) {
+	var log strings.Builder
+	s := NewServer(t, WithRequestLog(&log))
+	for _, q := range []string{"one", "two"} {
+		resp := post(t, s, `{"model":"m", "temperature": 0.3,
+			"messages":[{"role":"system","content":"MARK"},{"role":"user","content":"`+q+`"}]}`)
+		_, _ = io.Copy(io.Discard, resp.Body)
+	}
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"temperature":0.3`) || !strings.Contains(lines[0], `"content":"MARK"`) ||
+		!strings.Contains(lines[1], `"content":"two"`) || strings.Contains(log.String(), "Bearer") {
+		t.Fatalf("request log = %q", log.String())
+	}
+}

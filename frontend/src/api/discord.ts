@@ -51,3 +51,30 @@ export function onSessionChanged(handler: (sessionId: string) => void): () => vo
   })
   return () => typeof off === 'function' && off()
 }
+
+/** A Discord channel as Settings → Discord lists it (Go's discord.Channel). */
+export interface DiscordChannel {
+  id: string
+  /** The channel's name; '' for a DM or a channel the bot has not answered in yet. */
+  name: string
+  guildId: string
+  /** The channel's chat; '' when it has none yet. */
+  sessionId: string
+  /** The channel's assistant; 0 for none. */
+  assistantId: number
+}
+
+const channels = (list: DiscordChannel[] | null | undefined): DiscordChannel[] =>
+  (list ?? []).map((c) => ({
+    id: c.id ?? '', name: c.name ?? '', guildId: c.guildId ?? '', sessionId: c.sessionId ?? '', assistantId: c.assistantId ?? 0,
+  }))
+
+/** The channels the bot talks in and those given an assistant. */
+export async function discordChannels(): Promise<DiscordChannel[]> {
+  return channels(await call(() => DiscordService.Channels()))
+}
+
+/** Gives channel `channelId` assistant `assistantId` (0: none); returns the channels. */
+export async function setChannelAssistant(channelId: string, assistantId: number): Promise<DiscordChannel[]> {
+  return channels(await call(() => DiscordService.SetChannelAssistant(channelId, assistantId)))
+}

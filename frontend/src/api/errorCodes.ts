@@ -72,6 +72,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'config.reason.url': { template: "must be an absolute http:// or https:// URL", params: [] },
   'config.unknownKey': { template: "config: {err}: {key:q}", params: ['key'] },
   'discord.badToken': { template: "Discord refused the bot token: check DISCORD_BOT_TOKEN in Settings", params: [] },
+  'discord.channelInvalid': { template: "{channel} is not a Discord channel id: copy it with Copy Channel ID in Discord", params: ['channel'] },
   'discord.forbidden': { template: "the bot may not post in Discord channel {channel}", params: ['channel'] },
   'discord.intentsRefused': { template: "Discord refused the bot's intents: switch on Message Content Intent for the bot in the Discord Developer Portal", params: [] },
   'discord.noToken': { template: "no Discord bot token: paste it as DISCORD_BOT_TOKEN in Settings", params: [] },

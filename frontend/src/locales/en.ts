@@ -540,6 +540,7 @@ const en: typeof ja = {
   interop: interopText.interop,
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,
+  discordChannels: assistantsText.discordChannels,
   backup: backupText.backup,
   organise: organiseText.organise,
   learnedDoc: interopText.learnedDoc,

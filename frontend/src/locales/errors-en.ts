@@ -238,6 +238,7 @@ const errors: typeof ja = {
       unknownChannel: 'Discord channel {channel} does not exist, or the bot cannot see it',
       forbidden: 'The bot may not post in Discord channel {channel}: check its permissions there',
       sendFailed: 'Discord refused the message to channel {channel} ({status}): {detail}',
+      channelInvalid: '“{channel}” is not a Discord channel ID: copy it in Discord with Copy Channel ID (Developer Mode)',
     },
   },
 }

@@ -236,6 +236,7 @@ export default {
       unknownChannel: 'Discord のチャンネル {channel} が存在しないか、Bot から見えません',
       forbidden: 'Bot は Discord のチャンネル {channel} に投稿できません。そのチャンネルでの権限を確認してください',
       sendFailed: 'Discord がチャンネル {channel} へのメッセージを受け付けませんでした（{status}）: {detail}',
+      channelInvalid: '「{channel}」は Discord のチャンネル ID ではありません。Discord の「チャンネル ID をコピー」（開発者モード）で取得してください',
     },
   },
 }

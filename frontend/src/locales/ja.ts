@@ -537,6 +537,7 @@ export default {
   interop: interopText.interop,
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,
+  discordChannels: assistantsText.discordChannels,
   backup: backupText.backup,
   organise: organiseText.organise,
   learnedDoc: interopText.learnedDoc,

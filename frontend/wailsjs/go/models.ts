@@ -1947,6 +1947,31 @@ export namespace chat {
 
 }
 
+export namespace discord {
+	
+	export class Channel {
+	    id: string;
+	    name: string;
+	    guildId: string;
+	    sessionId: string;
+	    assistantId: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Channel(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.guildId = source["guildId"];
+	        this.sessionId = source["sessionId"];
+	        this.assistantId = source["assistantId"];
+	    }
+	}
+
+}
+
 export namespace event {
 	
 	export class Source {

@@ -48,6 +48,7 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 	script := fs.String("script", os.Getenv("FAKELLM_SCRIPT"), "JSON file with a list of scripted responses (env FAKELLM_SCRIPT)")
 	models := fs.String("models", "", "comma-separated model ids for /v1/models")
 	dim := fs.Int("embedding-dim", 8, "dimension of /v1/embeddings vectors")
+	requestLog := fs.String("request-log", "", "append the body of every chat completions request to this file, one JSON line each")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -98,6 +99,14 @@ func run(args []string, out io.Writer, stop <-chan os.Signal) error {
 		if err != nil {
 			return err
 		}
+	}
+	if *requestLog != "" {
+		f, err := os.OpenFile(*requestLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		opts = append(opts, llmtest.WithRequestLog(f))
 	}
 	srv, err := llmtest.Start(*addr, opts...)
 	if err != nil {
