@@ -133,19 +133,8 @@ func (s *Service) SearchMemory(ctx context.Context, in SearchMemoryInput) (Memor
 	if len(terms) == 0 {
 		return MemoryHits{Memories: []MemoryHit{}}, nil
 	}
-	type row struct {
-		store.Memory
-		Title string `bun:"title"`
-	}
-	var rows []row
-	sel := s.o.DB.Bun().NewSelect().TableExpr("memories AS m").
-		ColumnExpr("m.id, m.session_id, m.summary, m.message_count, m.created_at, s.title").
-		Join("JOIN sessions AS s ON s.id = m.session_id").
-		Where("m.merged_into IS NULL").OrderExpr("m.created_at DESC, m.id DESC").Limit(maxMemoriesScanned)
-	if sid != "" {
-		sel = sel.Where("m.session_id = ?", sid)
-	}
-	if err := sel.Scan(ctx, &rows); err != nil {
+	rows, err := s.o.DB.RecentMemories(ctx, sid, maxMemoriesScanned)
+	if err != nil {
 		return MemoryHits{}, err
 	}
 	out := MemoryHits{Memories: []MemoryHit{}}
@@ -167,7 +156,7 @@ func (s *Service) SearchMemory(ctx context.Context, in SearchMemoryInput) (Memor
 		if matched == 0 {
 			continue
 		}
-		out.Memories = append(out.Memories, MemoryHit{ID: r.ID, SessionID: r.SessionID, SessionTitle: r.Title,
+		out.Memories = append(out.Memories, MemoryHit{ID: r.ID, SessionID: r.SessionID, SessionTitle: r.SessionTitle,
 			Summary: r.Summary, Messages: r.MessageCount, CreatedAt: r.CreatedAt.UTC(),
 			Score: float64(matched) / float64(len(terms))})
 	}

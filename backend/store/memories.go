@@ -121,6 +121,29 @@ func (d *DB) SessionMemories(ctx context.Context, sessionID string) ([]Memory, e
 	return ms, err
 }
 
+// TitledMemory is a memory with its session's title.
+type TitledMemory struct {
+	Memory
+	// SessionTitle is the title of the session the memory belongs to.
+	SessionTitle string `bun:"title"`
+}
+
+// RecentMemories returns up to limit unmerged memories, newest first, each
+// with its session's title: of one session when sessionID is not "", else
+// of every session (the MCP server's search_memory reads them; limit > 0).
+func (d *DB) RecentMemories(ctx context.Context, sessionID string, limit int) ([]TitledMemory, error) {
+	var rows []TitledMemory
+	sel := d.bun.NewSelect().TableExpr("memories AS m").
+		ColumnExpr("m.id, m.session_id, m.summary, m.message_count, m.created_at, s.title").
+		Join("JOIN sessions AS s ON s.id = m.session_id").
+		Where("m.merged_into IS NULL").OrderExpr("m.created_at DESC, m.id DESC").Limit(limit)
+	if sessionID != "" {
+		sel = sel.Where("m.session_id = ?", sessionID)
+	}
+	err := sel.Scan(ctx, &rows)
+	return rows, err
+}
+
 // DeleteMemory deletes one memory. Its messages stay archived (the user asked
 // to forget the summary, not to bring the old messages back); memories merged
 // into it become active again so nothing is silently lost.
