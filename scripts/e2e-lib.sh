@@ -23,11 +23,30 @@ spawn() {
   GROUPS_STARTED+=("$SPAWNED")
 }
 
+# group_cpu PGID: with E2E_CPU_FILE set (scripts/timed.sh sets it), appends
+# the CPU time in clock ticks that the group's live processes other than its
+# leader, and the children they reaped, have used (utime + stime + cutime +
+# cstime of each): the app's WebKit processes, which die with the group
+# instead of being waited for, so a script's `times` misses them. (The
+# leader — the app — is waited for: `times` counts it.)
+group_cpu() {
+  [ -n "${E2E_CPU_FILE:-}" ] || return 0
+  local p ticks=0 f
+  for p in $(pgrep -g "$1" 2>/dev/null); do
+    [ "$p" = "$1" ] && continue
+    f=$(cut -d')' -f2- "/proc/$p/stat" 2>/dev/null) || continue
+    # Fields after the command: state is 1, utime 12, stime 13, cutime 14, cstime 15.
+    ticks=$((ticks + $(awk '{ print $12 + $13 + $14 + $15 }' <<<"$f")))
+  done
+  echo "$ticks" >>"$E2E_CPU_FILE"
+}
+
 # stop_group PGID: SIGTERM to the group, SIGKILL after 10 s, then waits
 # (up to 10 s more) until no process of the group remains. Never fails.
 stop_group() {
   local pg=$1 i
   [ -n "$pg" ] || return 0
+  group_cpu "$pg"
   kill -TERM -- "-$pg" 2>/dev/null || true
   for i in $(seq 100); do pgrep -g "$pg" >/dev/null 2>&1 || break; sleep 0.1; done
   if pgrep -g "$pg" >/dev/null 2>&1; then
@@ -187,6 +206,20 @@ ocr() {
     awk -F'\t' 'NR > 1 && $12 != "" { printf "%s\t%d\t%d\t%d\t%d\n", $12, $7/3, $8/3, $9/3, $10/3 }' \
       "$WORK/ocr1.tsv" >>"$WORK/ocr.tsv"
   done
+}
+
+# ocr_region IMAGE X Y W H [WORD…]: ocr of the rectangle (screen pixels) of
+# IMAGE only — a side panel, a dialog. Small or pale text (a green
+# "Delivered" badge) reads far better without the rest of the window around
+# it, and a pass costs a fraction of a whole screen's. ocr.tsv keeps screen
+# coordinates, so find_word works as after ocr.
+ocr_region() {
+  local img=$1 x=$2 y=$3 w=$4 h=$5
+  shift 5
+  convert "$img" -crop "${w}x${h}+${x}+${y}" +repage "$WORK/region.png"
+  ocr "$WORK/region.png" "$@"
+  awk -F'\t' -v dx="$x" -v dy="$y" 'BEGIN { OFS = "\t" } { $2 += dx; $3 += dy; print }' "$WORK/ocr.tsv" >"$WORK/ocr.tsv.screen"
+  mv "$WORK/ocr.tsv.screen" "$WORK/ocr.tsv"
 }
 
 # find_word WORD: "x y w h" of the topmost occurrence of WORD in the last ocr.
