@@ -85,7 +85,11 @@ read -r x y w h < <(find_word Reminders) || true
 click_screen $((x + w / 2)) $((y + h / 2))
 sleep 1.5
 shot 02-panel
-ocr "$ART/02-panel.png"
+# The side panel only (the right part of the window below the header).
+geo=$(xdotool getwindowgeometry --shell "$WID")
+wx=$(sed -n 's/^X=//p' <<<"$geo") wy=$(sed -n 's/^Y=//p' <<<"$geo")
+ww=$(sed -n 's/^WIDTH=//p' <<<"$geo") wh=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
+ocr_region "$ART/02-panel.png" $((wx + ww / 2)) $((wy + 50)) $((ww / 2)) $((wh - 50)) Delivered
 grep -q "Delivered" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "the reminders panel does not show the reminder delivered"; }
 echo "e2e: the tray's Open playchat showed the window; the panel shows the reminder delivered ($ART/02-panel.png)"
 
