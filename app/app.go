@@ -8,13 +8,13 @@ import (
 	"errors"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 
 	"playchat/backend/apperr"
+	"playchat/backend/config"
 	"playchat/backend/core"
 	"playchat/backend/mcpclient"
 )
@@ -237,14 +237,4 @@ func (a *App) plat() Platform {
 }
 
 // osLocale returns "ja" when the OS locale is Japanese, else "en".
-func osLocale() string {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
-		if v := os.Getenv(k); v != "" {
-			if strings.HasPrefix(strings.ToLower(v), "ja") {
-				return "ja"
-			}
-			return "en"
-		}
-	}
-	return "en"
-}
+func osLocale() string { return config.OSLocale(os.Getenv) }

@@ -412,7 +412,7 @@ func (a *App) autoBackupOnce(ctx context.Context, c *core.Core, now time.Time) *
 	a.backupAlertMu.Unlock()
 	if alerter != nil {
 		summary, body := "Automatic backup failed", res.Error+"\nSettings → Backups shows the details."
-		if uiLang(c) == "ja" {
+		if uiLanguage(c) == "ja" {
 			summary, body = "自動バックアップに失敗しました", res.Error+"\n詳しくは 設定 → バックアップ に表示されます。"
 		}
 		if err := alerter.Alert(ctx, summary, body); err != nil {

@@ -223,15 +223,6 @@ func toReminderItem(r reminders.Reminder) ReminderItem {
 		CreatedAt: ts(r.CreatedAt), NotifiedAt: opt(r.NotifiedAt), CancelledAt: opt(r.CancelledAt), Unseen: r.Unseen()}
 }
 
-// uiLang is the language of texts the backend shows outside the window
-// (desktop notifications): UI_LANGUAGE, or the OS locale for "auto".
-func uiLang(c *core.Core) string {
-	if l := c.Config().UILanguage; l == "ja" || l == "en" {
-		return l
-	}
-	return osLocale()
-}
-
 // startReminders fires reminders on the desktop and in the window (events
 // to the frontend), and tells the window about every change.
 func (a *App) startReminders(ctx context.Context, c *core.Core, onDiscord reminders.Notifier) {
@@ -241,7 +232,7 @@ func (a *App) startReminders(ctx context.Context, c *core.Core, onDiscord remind
 		}
 	}
 	c.Reminders.OnChange(func() { emit(EventRemindersChanged, nil) })
-	desk := desknotify.New(desknotify.Options{Service: c.Reminders, Log: c.Log, Lang: func() string { return uiLang(c) },
+	desk := desknotify.New(desknotify.Options{Service: c.Reminders, Log: c.Log, Lang: func() string { return uiLanguage(c) },
 		Icon: notificationIcon(),
 		OnOpen: func(r reminders.Reminder) {
 			if p := a.plat(); p != nil {

@@ -14,6 +14,7 @@ import (
 	wailsrt "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"playchat/backend/autostart"
+	"playchat/backend/config"
 	"playchat/backend/core"
 	"playchat/backend/reminders"
 	"playchat/backend/tray"
@@ -310,11 +311,5 @@ func (a *App) desktopStatus(ctx context.Context) DesktopStatus {
 }
 
 // uiLanguage resolves UI_LANGUAGE ("auto" follows the OS locale) to "ja"
-// or "en".
-func uiLanguage(c *core.Core) string {
-	switch l := c.Config().UILanguage; l {
-	case "ja", "en":
-		return l
-	}
-	return osLocale()
-}
+// or "en" (config.UILanguageOf).
+func uiLanguage(c *core.Core) string { return config.UILanguageOf(c.Config().UILanguage, os.Getenv) }
