@@ -269,27 +269,16 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 }
 
 // seedLanguage is the language the built-in assistants are named in at the
-// first start: UI_LANGUAGE, else the process locale (LC_ALL, LC_MESSAGES,
-// LANG), else English.
+// first start: UI_LANGUAGE, else the locale of the core's environment
+// (config.UILanguageOf).
 func (c *Core) seedLanguage() string {
-	if l := c.Config().UILanguage; l == "ja" || l == "en" {
-		return l
-	}
 	env := map[string]string{}
 	for _, kv := range c.environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env[k] = v
 		}
 	}
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := env[k]; v != "" {
-			if strings.HasPrefix(v, "ja") {
-				return "ja"
-			}
-			return "en"
-		}
-	}
-	return "en"
+	return config.UILanguageOf(c.Config().UILanguage, func(k string) string { return env[k] })
 }
 
 // knowledgeSettings are the web search and learned-knowledge settings of
