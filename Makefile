@@ -106,7 +106,8 @@ e2e-tools: fakellm
 ## playchat serve with the openai npm package, failures and resends,
 ## recovered panics and the header self-tests.
 ## Lane 2 (e2e-lane2, displays from :150): 1 MiB replies opened, shown whole
-## and left, a 200-turn soak, kill -9 mid-reply and the Discord bot; under
+## and left, a 200-turn soak, kill -9 mid-reply, the Discord bot and a chat
+## printed to PDF through the print dialog; under
 ## test also the packages. (The lanes hold about the same time: see
 ## scripts/timings.sh. The steps are bound by the CPU — its column is close
 ## to the wall time — so the lanes are balanced by seconds of CPU.)
@@ -138,6 +139,7 @@ e2e-lane2: $(E2E_DEPS)
 	E2E_DISPLAY_FROM=150 SOAK_ANON_MAX=$(SOAK_ANON_MAX) $(T) scripts/soak.sh $(SOAK_TURNS)
 	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-crash.sh
 	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-discord.sh
+	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-print.sh
 
 # test's second lane: e2e-lane2, then the packages.
 test-lane2: $(E2E_DEPS)

@@ -285,6 +285,18 @@ func (s *BackupService) ExportChat(id, format string) (string, error) {
 	return path, atomicfile.Write(path, data, 0o600)
 }
 
+// ChatHTML returns the chat as its self-contained HTML export (the branch
+// shown, no script), which the window prints through the system print
+// dialog (Print / PDF): a hidden frame shows it and prints itself.
+func (s *BackupService) ChatHTML(id string) (string, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return "", err
+	}
+	data, _, err := session.ExportAs(context.Background(), c.DB, id, "html", session.ExportOptions{Location: time.Local})
+	return string(data), err
+}
+
 // ArchiveExport is how an export of several chats went: the path written
 // ("" when the user cancelled) and how many chats it holds.
 type ArchiveExport struct {

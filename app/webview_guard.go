@@ -32,11 +32,18 @@ func NavigationAllowed(uri string) bool {
 	return host == appHost || host == appDevHost
 }
 
+// srcdocURI is what a frame whose document the page wrote itself (an
+// iframe's srcdoc) loads: the print frame of Print / PDF
+// (frontend/src/utils/printChat.ts), sandboxed without scripts. It loads
+// nothing from anywhere, so it is allowed; in a main frame it shows a blank
+// page at most.
+const srcdocURI = "about:srcdoc"
+
 // navigationVerdict decides one navigation of the web view (newWindow: it
 // asks for a new window, which the app never opens) and, when it is
 // refused, returns the line reported on stderr.
 func navigationVerdict(uri string, newWindow bool) (allowed bool, report string) {
-	if !newWindow && NavigationAllowed(uri) {
+	if !newWindow && (NavigationAllowed(uri) || uri == srcdocURI) {
 		return true, ""
 	}
 	what := "load"

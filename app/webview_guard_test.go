@@ -45,6 +45,11 @@ func TestARefusedNavigationIsReportedWithoutItsAddress(t *testing.T) {
 		{"file:///home/u/secret%20plans.md", false, false, "playchat: the window refused to load a file: URI (only the app's own page is shown)"},
 		{"HTTPS://example.com/?q=private", false, false, "playchat: the window refused to load a https: URI (only the app's own page is shown)"},
 		{"/relative/path:x", false, false, "playchat: the window refused to load a URI without a scheme (only the app's own page is shown)"},
+		// The print frame's document (an iframe's srcdoc), and nothing else of about:.
+		{"about:srcdoc", false, true, ""},
+		{"about:srcdoc", true, false, "playchat: the window refused to open a new window for a about: URI (only the app's own page is shown)"},
+		{"about:blank", false, false, "playchat: the window refused to load a about: URI (only the app's own page is shown)"},
+		{"ABOUT:SRCDOC", false, false, "playchat: the window refused to load a about: URI (only the app's own page is shown)"},
 	} {
 		ok, report := navigationVerdict(tc.uri, tc.newWindow)
 		if ok != tc.ok || report != tc.report {

@@ -5,6 +5,7 @@
 #  - chunks per second relayed from the stream to the event sink
 #  - idle memory (PSS) of the app and its WebKit processes with a 1,000-message session open
 #  - search across chats, learned-knowledge layer, reminder firing delay, Markdown streaming
+#  - a whole backup at 100,000 messages and 45,000 documents, and a chat turn while it runs
 #  - knowledge-base relevance of context layer 3 on the corpus evaluation set
 #  - query_kb at 45,000 documents through MCP and the API beside a direct call
 #  - start-up with a 1,000-message session: window mapped, sidebar painted, usable
@@ -18,6 +19,10 @@ trap 'rm -f "$OUT"' EXIT
 go test -p 1 -run '^$' -bench . -benchtime 20x ./backend/chat/ | tee "$OUT" >&2
 # search across chats at 100,000 messages (issue 9; builds the database first, ~75 s)
 go test -p 1 -run '^$' -bench BenchmarkMessageSearch100k -benchtime 1x ./backend/store/ | tee -a "$OUT" >&2
+# a backup of 100,000 messages and 45,000 knowledge-base documents, with chat
+# turns running beside it; fails when a turn is over 20 % slower (issue 27;
+# writes the data dir first, under a minute)
+go test -p 1 -run '^$' -bench '^BenchmarkBackup$' -benchtime 1x -timeout 30m ./backend/backup/ -args -backup.messages=100000 -backup.docs=45000 | tee -a "$OUT" >&2
 # context layer 1 with 1,000 learned-knowledge entries (issue 11)
 go test -p 1 -run '^$' -bench LayerOne -benchtime 20x ./backend/knowledge/ | tee -a "$OUT" >&2
 # context layer 3 on the knowledge-base evaluation set (issue 22; indexes ../shared/corpus, ~30 s)
@@ -108,6 +113,10 @@ printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs / 200 memories / 2000 acti
 printf '| %-58s | %-22s |\n' "chunks relayed from stream to event sink" "$(metric ChunkRelay chunks/s) /s"
 printf '| %-58s | %-22s |\n' "search across chats, 100,000 messages: p50 (target <= 50)" "$(metric MessageSearch100k p50-ms) ms"
 printf '| %-58s | %-22s |\n' "search across chats, 100,000 messages: p95" "$(metric MessageSearch100k p95-ms) ms"
+printf '| %-58s | %-22s |\n' "backup, 100k messages + 45k KB docs: time" "$(metric '^BenchmarkBackup-' backup-s) s"
+printf '| %-58s | %-22s |\n' "backup: archive size (database / KB folder)" "$(metric '^BenchmarkBackup-' archive-MB) MiB ($(metric '^BenchmarkBackup-' db-MB) / $(metric '^BenchmarkBackup-' kb-MB))"
+printf '| %-58s | %-22s |\n' "chat turn, median: no backup / during the backup" "$(metric '^BenchmarkBackup-' turn-ms) / $(metric '^BenchmarkBackup-' turn-backup-ms) ms"
+printf '| %-58s | %-22s |\n' "chat turn during a backup: ratio (target <= 1.20)" "$(metric '^BenchmarkBackup-' turn-ratio)"
 printf '| %-58s | %-22s |\n' "context layer 1, 1,000 learned entries, per turn" "$(nsop LayerOne) ms"
 printf '| %-58s | %-22s |\n' "reminder notification after its due time (mean / worst)" "$(metric FiringDelay ms-late) / $(metric FiringDelay ms-late-max) ms"
 # Before issue 22 (same evaluation set): 0.673, 0.327, 0.344, 6563 tokens.

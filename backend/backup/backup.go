@@ -16,6 +16,11 @@
 // whole stream is encrypted with age (filippo.io/age, scrypt passphrase
 // recipient: the file opens with `age -d` too), so no key is ever in clear.
 //
+// A backup yields to the app: it runs on a thread of low priority
+// (inBackground) and, while a chat turn runs (Source.Busy), at a quarter
+// of its speed (pacer), so a turn during a backup is not slowed (make
+// bench: BenchmarkBackup, at 100,000 messages and 45,000 documents).
+//
 // A restore first verifies everything into a staging folder of the data dir
 // (Stage): the passphrase, every path, size and hash, the manifest's file
 // set, the format version and the database's schema (store.Check, which

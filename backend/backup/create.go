@@ -2,6 +2,7 @@ package backup
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -34,6 +35,10 @@ type Source struct {
 	// the data dir); "" or a missing folder archives none.
 	KBDir      string
 	AppVersion string
+	// Busy reports whether the app is working for the user (a chat turn
+	// runs); nil is never. While it is, the backup runs at a quarter of
+	// its speed (pacer), so that the turn is not slowed.
+	Busy func() bool
 }
 
 // CreateOptions choose what a backup holds.
@@ -98,8 +103,18 @@ func CreateFile(ctx context.Context, src Source, path string, o CreateOptions) (
 	return path, m, nil
 }
 
-// Create writes an archive of src to w.
+// Create writes an archive of src to w. It runs at a low scheduling
+// priority (inBackground), so that the chat turns beside it are not slowed.
 func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Manifest, error) {
+	var m Manifest
+	err := inBackground(func() (err error) {
+		m, err = create(ctx, src, w, o)
+		return err
+	})
+	return m, err
+}
+
+func create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Manifest, error) {
 	if o.IncludeSecrets && len([]rune(o.Passphrase)) < MinPassphrase {
 		return Manifest{}, apperr.New(apperr.BackupPassphraseNeeded, map[string]any{"min": MinPassphrase})
 	}
@@ -146,6 +161,7 @@ func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 		total += f.Size
 	}
 	pw := &progressWriter{fn: o.Progress, total: total}
+	pace := &pacer{busy: src.Busy}
 
 	out := w
 	var enc io.WriteCloser
@@ -165,6 +181,11 @@ func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 	if err := writeBytes(tw, headerName, hdr, m.CreatedAt); err != nil {
 		return Manifest{}, err
 	}
+	// One copy buffer and one document buffer for the whole archive: a
+	// backup of tens of thousands of files then allocates next to nothing,
+	// and its garbage collection does not slow the turns beside it.
+	buf := make([]byte, 256<<10)
+	var doc bytes.Buffer
 	add := func(name string, r io.Reader, size int64, mod time.Time) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -173,7 +194,10 @@ func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: mod, Typeflag: tar.TypeReg, Format: tar.FormatPAX}); err != nil {
 			return err
 		}
-		n, err := io.CopyN(io.MultiWriter(tw, h, pw), r, size)
+		n, err := io.CopyBuffer(io.MultiWriter(tw, h, pw, pace), io.LimitReader(r, size), buf)
+		if err == nil && n < size {
+			err = io.ErrUnexpectedEOF
+		}
 		if err != nil {
 			return fmt.Errorf("archive %s: %w (%d of %d bytes)", name, err, n, size)
 		}
@@ -191,14 +215,14 @@ func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 	}
 	for _, f := range kbFiles {
 		// Read whole: a document edited meanwhile is archived as read.
-		data, err := os.ReadFile(filepath.Join(src.KBDir, filepath.FromSlash(f.Path)))
+		err := readInto(&doc, filepath.Join(src.KBDir, filepath.FromSlash(f.Path)))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // deleted since the listing
 		}
 		if err != nil {
 			return Manifest{}, err
 		}
-		if err := add(kbPrefix+f.Path, strings.NewReader(string(data)), int64(len(data)), f.mod); err != nil {
+		if err := add(kbPrefix+f.Path, bytes.NewReader(doc.Bytes()), int64(doc.Len()), f.mod); err != nil {
 			return Manifest{}, err
 		}
 	}
@@ -228,6 +252,18 @@ func Create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 		}
 	}
 	return m, nil
+}
+
+// readInto replaces buf's content with the file at path.
+func readInto(buf *bytes.Buffer, path string) error {
+	buf.Reset()
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = buf.ReadFrom(f)
+	return err
 }
 
 func writeBytes(tw *tar.Writer, name string, data []byte, mod time.Time) error {
@@ -353,6 +389,42 @@ func (p *progressWriter) Write(b []byte) (int, error) {
 	if p.fn != nil && (time.Since(p.last) > 100*time.Millisecond || p.done >= p.total) {
 		p.last = time.Now()
 		p.fn(p.done, p.total)
+	}
+	return len(b), nil
+}
+
+// busyPause is how long a backup pauses while the app is busy, as a
+// multiple of the work it did since its last pause: 3 leaves it a quarter
+// of the time (and of a core) while a chat turn runs.
+const busyPause = 3
+
+// pauseEvery is how much work (wall time) a backup does between two
+// checks of Source.Busy.
+const pauseEvery = 5 * time.Millisecond
+
+// pacer is written every chunk of the archive's input: once pauseEvery has
+// passed since the last check and Source.Busy says the app is busy, it
+// sleeps busyPause times that span. The sleep gives up the CPU and the Go
+// scheduler's processor both, which a low thread priority alone does not
+// (inBackground); an idle app gets the backup at full speed.
+type pacer struct {
+	busy func() bool
+	last time.Time
+}
+
+func (p *pacer) Write(b []byte) (int, error) {
+	if p.busy == nil {
+		return len(b), nil
+	}
+	now := time.Now()
+	if p.last.IsZero() {
+		p.last = now
+	}
+	if worked := now.Sub(p.last); worked >= pauseEvery {
+		if p.busy() {
+			time.Sleep(busyPause * worked)
+		}
+		p.last = time.Now()
 	}
 	return len(b), nil
 }

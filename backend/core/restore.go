@@ -21,5 +21,6 @@ func (c *Core) finishRestore(p *backup.Pending) {
 
 // BackupSource is what a backup of this core copies.
 func (c *Core) BackupSource(appVersion string) backup.Source {
-	return backup.Source{DataDir: c.DataDir, DB: c.DB, KBDir: c.Config().KnowledgeBaseDir, AppVersion: appVersion}
+	return backup.Source{DataDir: c.DataDir, DB: c.DB, KBDir: c.Config().KnowledgeBaseDir, AppVersion: appVersion,
+		Busy: func() bool { return c.Chat != nil && c.Chat.Running() > 0 }}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -41,7 +40,7 @@ func BenchmarkQueryKB(b *testing.B) {
 	ctx := context.Background()
 	data := b.TempDir()
 	kbDir := filepath.Join(data, "knowledge_base")
-	fillKB(b, kbDir, *benchDocs)
+	testcorpus.Copies(b, kbDir, *benchDocs)
 	fake := llmtest.NewServer(b, llmtest.WithModels("fake-chat"), llmtest.WithReply("ok"))
 	c, err := core.Open(ctx, core.Options{DataDir: data, Environ: []string{"KNOWLEDGE_BASE_DIR=" + kbDir,
 		"OPENAI_BASE_URL=" + fake.URL, "DEFAULT_MODEL=openai/fake-chat", "AUTO_TAGS=false",
@@ -123,47 +122,5 @@ func BenchmarkQueryKB(b *testing.B) {
 			b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
 			b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*95/100)]), "p95-ms")
 		})
-	}
-}
-
-// fillKB writes n documents into dir: the corpus's documents, copied under
-// new names in as many domains as it takes (500 documents each).
-func fillKB(b *testing.B, dir string, n int) {
-	b.Helper()
-	corpus := testcorpus.Dir(b)
-	var src []string
-	for _, root := range []string{filepath.Join(corpus, "vue-docs-ja", "src"), filepath.Join(corpus, "rust-book-ja", "src")} {
-		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && filepath.Ext(p) == ".md" {
-				src = append(src, p)
-			}
-			return nil
-		})
-	}
-	if len(src) == 0 {
-		b.Fatal("no corpus documents")
-	}
-	cache := map[string][]byte{}
-	for i := range n {
-		p := src[i%len(src)]
-		data, ok := cache[p]
-		if !ok {
-			var err error
-			if data, err = os.ReadFile(p); err != nil {
-				b.Fatal(err)
-			}
-			cache[p] = data
-		}
-		d := filepath.Join(dir, fmt.Sprintf("domain%03d", i/500))
-		if i%500 == 0 {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				b.Fatal(err)
-			}
-		}
-		// A copy's first line makes it a document of its own (another hash).
-		doc := append([]byte(fmt.Sprintf("<!-- copy %d -->\n", i)), data...)
-		if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("%05d-%s", i, filepath.Base(p))), doc, 0o644); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -15,9 +15,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"playchat/internal/benchtext"
 )
 
-// benchWords returns n words of the synthetic history (benchText's
+// benchWords returns n words of the synthetic history (benchtext's
 // vocabulary) as the text, with particles, and as FTS terms.
 func benchWords(r *rand.Rand, n int) (text, terms string) {
 	var b, t strings.Builder
@@ -25,17 +27,17 @@ func benchWords(r *rand.Rand, n int) (text, terms string) {
 		var w string
 		switch k := r.IntN(20); {
 		case k == 0:
-			w = benchRare[r.IntN(len(benchRare))]
+			w = benchtext.Rare[r.IntN(len(benchtext.Rare))]
 		case k < 4:
-			w = benchLatin[r.IntN(len(benchLatin))]
+			w = benchtext.Latin[r.IntN(len(benchtext.Latin))]
 		default:
-			w = benchCommon[r.IntN(len(benchCommon))]
+			w = benchtext.Common[r.IntN(len(benchtext.Common))]
 		}
 		b.WriteString(w)
 		t.WriteString(w + " ")
 		b.WriteString([]string{"は", "が", "を", "の", "に", "で", "と"}[r.IntN(7)])
 		if r.IntN(6) == 0 {
-			v := benchVerbs[r.IntN(len(benchVerbs))]
+			v := benchtext.Verbs[r.IntN(len(benchtext.Verbs))]
 			b.WriteString(v + "。")
 			t.WriteString(v + " ")
 		}

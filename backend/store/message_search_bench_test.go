@@ -6,43 +6,13 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
-)
 
-// Words the synthetic history is written from: frequent ones appear in many
-// messages, rare ones in few, as in a real history.
-var (
-	benchCommon = strings.Fields(`今日 天気 仕事 会議 資料 確認 予定 質問 回答 説明 問題 方法 設定 変更 データ
-		ファイル 画面 表示 機能 時間 場所 電車 料理 旅行 写真 音楽 映画 本 猫 犬 家族 友達 コード 関数 エラー`)
-	benchRare = strings.Fields(`漱石 吾輩 ワガハイ 鎌倉 琵琶湖 富士山 ラーメン 味噌汁 量子 相対性 黒船 蒸気機関
-		ゴーヤ 沖縄 札幌 函館 將棋 囲碁 俳句 短歌 sourdough kubernetes postgres wails vitest`)
-	benchVerbs = strings.Fields(`書きました 読みます 調べた 教えてください 作りたい 行きました 見ました 考えています`)
-	benchLatin = strings.Fields(`the deploy build test server client request response cache index`)
+	"playchat/internal/benchtext"
 )
-
-func benchText(r *rand.Rand) string {
-	var b strings.Builder
-	n := 4 + r.IntN(14)
-	for i := 0; i < n; i++ {
-		switch k := r.IntN(20); {
-		case k == 0:
-			b.WriteString(benchRare[r.IntN(len(benchRare))])
-		case k < 4:
-			b.WriteString(" " + benchLatin[r.IntN(len(benchLatin))] + " ")
-		default:
-			b.WriteString(benchCommon[r.IntN(len(benchCommon))])
-		}
-		b.WriteString([]string{"は", "が", "を", "の", "に", "で", "と"}[r.IntN(7)])
-		if r.IntN(4) == 0 {
-			b.WriteString(benchVerbs[r.IntN(len(benchVerbs))] + "。")
-		}
-	}
-	return b.String()
-}
 
 // BenchmarkMessageSearch100k measures SearchMessages over 100,000 messages
 // in 1,000 sessions (built and indexed once, in b.TempDir()): a mix of
@@ -77,7 +47,7 @@ func BenchmarkMessageSearch100k(b *testing.B) {
 				at := start.Add(time.Duration(s*perSession+i) * 7 * time.Minute)
 				role := []string{RoleUser, RoleAssistant}[i%2]
 				if _, err := tx.ExecContext(ctx, `INSERT INTO messages (session_id, role, content, created_at) VALUES (?, ?, ?, ?)`,
-					id, role, benchText(r), at); err != nil {
+					id, role, benchtext.Message(r), at); err != nil {
 					return err
 				}
 			}

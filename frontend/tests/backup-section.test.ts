@@ -3,12 +3,13 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import ConfirmDialog from '@/components/ConfirmDialog.vue'
 import SessionItem from '@/components/SessionItem.vue'
+import { printChat } from '@/api/backup'
 import BackupSection from '@/components/settings/BackupSection.vue'
 import { testI18n } from './helpers'
 
 vi.mock('../wailsjs/go/app/BackupService', () => ({
   Status: vi.fn(), Create: vi.fn(), CreateNow: vi.fn(), ChooseArchive: vi.fn(), Stage: vi.fn(),
-  CancelRestore: vi.fn(), TestWebDAV: vi.fn(), ExportChat: vi.fn(),
+  CancelRestore: vi.fn(), TestWebDAV: vi.fn(), ExportChat: vi.fn(), ChatHTML: vi.fn(),
 }))
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(() => () => {}), Quit: vi.fn(), BrowserOpenURL: vi.fn(), LogError: vi.fn() }))
 const bound = vi.mocked(await import('../wailsjs/go/app/BackupService'))
@@ -115,5 +116,37 @@ describe('the export menu of a chat', () => {
     await w.get('[data-testid="export-html"]').trigger('click')
     expect(w.emitted('export')).toEqual([['html']])
     expect(w.find('[role="menu"]').exists()).toBe(false)
+  })
+})
+
+describe('Print / PDF of a chat', () => {
+  it('is in the export menu, after the files', async () => {
+    const w = mount(SessionItem, {
+      props: { session: { id: 's1', title: 'Chat a', model: 'm', createdAt: '2026-12-01T00:00:00Z', updatedAt: '2026-12-01T00:00:00Z' } as never, active: false, streaming: false },
+      global: { plugins: [testI18n('ja')] },
+    })
+    await w.get('[data-testid="export-session"]').trigger('click')
+    const items = w.findAll('[role="menuitem"]').map((b) => b.attributes('data-testid'))
+    expect(items).toEqual(['export-md', 'export-html', 'export-json', 'export-print'])
+    expect(w.get('[data-testid="export-print"]').text()).toBe('印刷 / PDF…')
+    await w.get('[data-testid="export-print"]').trigger('click')
+    expect(w.emitted('export')).toEqual([['print']])
+  })
+
+  it("prints the chat's HTML export in a hidden frame that runs no script", async () => {
+    bound.ChatHTML.mockResolvedValue('<!doctype html><title>猫</title><p>吾輩は猫である</p>' as never)
+    const print = vi.fn()
+    const win = vi.spyOn(HTMLIFrameElement.prototype, 'contentWindow', 'get').mockReturnValue({ focus: vi.fn(), print } as never)
+    const done = printChat('s1')
+    await flushPromises()
+    expect(bound.ChatHTML).toHaveBeenCalledWith('s1')
+    const frame = document.querySelector<HTMLIFrameElement>('iframe[data-print-frame]')!
+    expect(frame.getAttribute('srcdoc')).toContain('吾輩は猫である')
+    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin allow-modals')
+    frame.dispatchEvent(new Event('load')) // (if jsdom has not loaded it yet)
+    await done
+    expect(print).toHaveBeenCalledOnce()
+    win.mockRestore()
+    frame.remove()
   })
 })

@@ -2,6 +2,7 @@
 import * as BackupService from '../../wailsjs/go/app/BackupService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { call } from './errors'
+import { printHTML } from '../utils/printChat'
 
 /** How one backup went (app.BackupRun). `at` is RFC 3339 UTC. */
 export interface BackupRun {
@@ -109,6 +110,12 @@ export async function testWebDAV(url: string, user: string, password: string): P
 /** Asks where to save and writes the chat; '' when cancelled. */
 export async function exportChat(id: string, format: ExportFormat): Promise<string> {
   return await call(() => BackupService.ExportChat(id, format))
+}
+
+/** Opens the print dialog (Print / PDF) for the chat's HTML export. */
+export async function printChat(id: string): Promise<void> {
+  const html = await call(() => BackupService.ChatHTML(id))
+  await printHTML(html)
 }
 
 /** Where an export of several chats went and how many it holds; path '' when cancelled. */

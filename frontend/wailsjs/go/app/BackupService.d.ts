@@ -4,6 +4,8 @@ import {app} from '../models';
 
 export function CancelRestore():Promise<void>;
 
+export function ChatHTML(arg1:string):Promise<string>;
+
 export function ChooseArchive():Promise<app.ChosenArchive>;
 
 export function Create(arg1:boolean,arg2:string):Promise<app.BackupRun>;

@@ -6,6 +6,10 @@ export function CancelRestore() {
   return window['go']['app']['BackupService']['CancelRestore']();
 }
 
+export function ChatHTML(arg1) {
+  return window['go']['app']['BackupService']['ChatHTML'](arg1);
+}
+
 export function ChooseArchive() {
   return window['go']['app']['BackupService']['ChooseArchive']();
 }
