@@ -226,6 +226,20 @@ const errors: typeof ja = {
     export: {
       format: '{format} is not an export format: use md, html or json',
     },
+    attach: {
+      tooLarge: '{name} is {mib} MiB: a file of its kind ({kind}) may be at most {maxMiB} MiB',
+      unsupported: '{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP) and UTF-8 text files can be attached',
+      empty: '{name} is empty',
+      notUTF8: '{name} is not UTF-8 text',
+      textTooLong: 'The text of {name} is {kib} KiB: an attachment’s text may be at most {maxKiB} KiB (add it to the knowledge base instead)',
+      imageBroken: 'The image {name} could not be read ({detail})',
+      imageTooManyPixels: 'The image {name} has {megapixels} million pixels: at most {max} million can be read',
+      tooMany: 'A message may carry at most {max} attachments ({n} were added)',
+      messageTooLarge: 'The attachments of this message come to {mib} MiB: together they may be at most {maxMiB} MiB',
+      notFound: 'Attachment {id} is no longer waiting to be sent: add the file again',
+      unreadable: '{name} could not be read ({detail})',
+      missing: 'The stored file of an attachment ({sha}) is missing from the data folder',
+    },
     discord: {
       noWebhook: 'No Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings',
       webhookFailed: 'The Discord webhook refused the post ({status}): {detail}. Check DISCORD_WEBHOOK_URL in Settings',

@@ -224,6 +224,20 @@ export default {
     export: {
       format: '{format} は書き出し形式ではありません。md、html、json のいずれかを指定してください',
     },
+    attach: {
+      tooLarge: '{name} は {mib} MiB です。この種類のファイルは {maxMiB} MiB までです',
+      unsupported: '{name} は添付できない種類のファイルです（{type}）。添付できるのは画像（PNG、JPEG、GIF、WebP）と UTF-8 のテキストファイルです',
+      empty: '{name} は空です',
+      notUTF8: '{name} は UTF-8 のテキストではありません',
+      textTooLong: '{name} のテキストは {kib} KiB あります。添付のテキストは {maxKiB} KiB までです（ナレッジベースに追加してください）',
+      imageBroken: '画像 {name} を読み込めませんでした（{detail}）',
+      imageTooManyPixels: '画像 {name} は {megapixels} 百万画素あります。読み込めるのは {max} 百万画素までです',
+      tooMany: '1 つのメッセージに添付できるのは {max} 件までです（{n} 件追加されています）',
+      messageTooLarge: 'このメッセージの添付は合計 {mib} MiB です。合計 {maxMiB} MiB までです',
+      notFound: '添付 {id} はもう送信待ちではありません。ファイルをもう一度追加してください',
+      unreadable: '{name} を読み込めませんでした（{detail}）',
+      missing: '添付ファイル（{sha}）がデータフォルダーにありません',
+    },
     discord: {
       noWebhook: '定時投稿用の Discord Webhook URL がありません。設定の DISCORD_WEBHOOK_URL に貼り付けてください',
       webhookFailed: 'Discord の Webhook が投稿を受け付けませんでした（{status}）: {detail}。設定の DISCORD_WEBHOOK_URL を確認してください',
