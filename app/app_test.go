@@ -15,6 +15,7 @@ import (
 type fakePlatform struct {
 	savePath, openPath string
 	documents          []string
+	attachments        []string
 	events             []string
 }
 
@@ -22,6 +23,7 @@ func (f *fakePlatform) Emit(name string, data any)                  { f.events =
 func (f *fakePlatform) SaveFile(title, name string) (string, error) { return f.savePath, nil }
 func (f *fakePlatform) OpenFile(title string) (string, error)       { return f.openPath, nil }
 func (f *fakePlatform) OpenDocuments(string) ([]string, error)      { return f.documents, nil }
+func (f *fakePlatform) OpenAttachments(string) ([]string, error)    { return f.attachments, nil }
 func (f *fakePlatform) Show()                                       {}
 func (f *fakePlatform) OpenURL(string)                              {}
 func (f *fakePlatform) Fatal(title, message string)                 {}
