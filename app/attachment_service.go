@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"errors"
 	"image"
 	"image/jpeg"
 	"image/png"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sync"
 	"unicode/utf8"
@@ -156,13 +153,13 @@ func (s *AttachmentService) AddFiles(paths []string) ([]StagedAttachment, error)
 		return nil, err
 	}
 	out := make([]StagedAttachment, 0, len(paths))
-	for _, p := range paths {
-		data, err := readLimited(p, attach.MaxDocumentBytes)
+	for _, path := range paths {
+		p, err := attach.PrepareFile(path)
 		if err != nil {
-			out = append(out, refused(filepath.Base(p), err))
+			out = append(out, refused(filepath.Base(path), err))
 			continue
 		}
-		out = append(out, s.stage(filepath.Base(p), data))
+		out = append(out, s.staged(p))
 	}
 	return out, nil
 }
@@ -222,6 +219,11 @@ func (s *AttachmentService) stage(name string, data []byte) StagedAttachment {
 	if err != nil {
 		return refused(name, err)
 	}
+	return s.staged(p)
+}
+
+// staged keeps p waiting and describes it for its chip.
+func (s *AttachmentService) staged(p attach.Prepared) StagedAttachment {
 	st := StagedAttachment{Name: p.Name, Kind: p.Kind, MIME: p.MIME, Size: p.OriginalSize, Width: p.Width, Height: p.Height,
 		Chars: utf8.RuneCountInString(p.Text)}
 	if p.Kind == attach.KindImage {
@@ -234,37 +236,6 @@ func (s *AttachmentService) stage(name string, data []byte) StagedAttachment {
 func refused(name string, err error) StagedAttachment {
 	in := apperr.InfoOf(err)
 	return StagedAttachment{Name: filepath.Base(name), Error: &in}
-}
-
-// readLimited reads the file at path, refusing one larger than limit bytes
-// (AttachTooLarge) or one that cannot be read (AttachUnreadable).
-func readLimited(path string, limit int64) ([]byte, error) {
-	name := filepath.Base(path)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, apperr.Wrap(apperr.AttachUnreadable, err, map[string]any{"name": name, "detail": unwrapPathErr(err)})
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && (st.IsDir() || st.Size() > limit) {
-		if st.IsDir() {
-			return nil, apperr.New(apperr.AttachUnreadable, map[string]any{"name": name, "detail": "a folder"})
-		}
-		return nil, apperr.New(apperr.AttachTooLarge, map[string]any{"name": name, "kind": "document",
-			"mib": math.Ceil(float64(st.Size())/(1<<20)*10) / 10, "maxMiB": limit >> 20})
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, apperr.Wrap(apperr.AttachUnreadable, err, map[string]any{"name": name, "detail": unwrapPathErr(err)})
-	}
-	return data, nil
-}
-
-func unwrapPathErr(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // thumbnail is a small JPEG (PNG for a PNG, keeping transparency) of a

@@ -3,7 +3,7 @@ package apperr
 // Codes of attachments (issue 25, backend/attach): files added to a
 // message, refused before anything is stored.
 const (
-	// AttachTooLarge: file {name} is {mib} MiB; a {kind} may be at most {maxMiB} MiB.
+	// AttachTooLarge: file {name} is {mib} MiB; a file of its kind ({kind}: image or document) may be at most {maxMiB} MiB.
 	AttachTooLarge Code = "attach.tooLarge"
 	// AttachUnsupported: file {name} is of a type playchat cannot send ({type}, judged by its content, not its name).
 	AttachUnsupported Code = "attach.unsupported"
@@ -30,7 +30,7 @@ const (
 )
 
 var attachTemplates = map[Code]string{
-	AttachTooLarge:           "{name} is {mib} MiB: a file of its kind ({kind}) may be at most {maxMiB} MiB",
+	AttachTooLarge:           "{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB",
 	AttachUnsupported:        "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP) and UTF-8 text files can be attached",
 	AttachEmpty:              "{name} is empty",
 	AttachNotUTF8:            "{name} is not UTF-8 text",

@@ -30,7 +30,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'attach.notFound': { template: "attachment {id} is no longer waiting to be sent: add the file again", params: ['id'] },
   'attach.notUTF8': { template: "{name} is not UTF-8 text", params: ['name'] },
   'attach.textTooLong': { template: "the text of {name} is {kib} KiB: an attachment's text may be at most {maxKiB} KiB (add it to the knowledge base instead)", params: ['name', 'kib', 'maxKiB'] },
-  'attach.tooLarge': { template: "{name} is {mib} MiB: a file of its kind ({kind}) may be at most {maxMiB} MiB", params: ['name', 'mib', 'kind', 'maxMiB'] },
+  'attach.tooLarge': { template: "{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB", params: ['name', 'mib', 'maxMiB'] },
   'attach.tooMany': { template: "a message may carry at most {max} attachments ({n} were added)", params: ['max', 'n'] },
   'attach.unreadable': { template: "{name} could not be read ({detail})", params: ['name', 'detail'] },
   'attach.unsupported': { template: "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP) and UTF-8 text files can be attached", params: ['name', 'type'] },

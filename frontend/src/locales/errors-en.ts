@@ -227,7 +227,7 @@ const errors: typeof ja = {
       format: '{format} is not an export format: use md, html or json',
     },
     attach: {
-      tooLarge: '{name} is {mib} MiB: a file of its kind ({kind}) may be at most {maxMiB} MiB',
+      tooLarge: '{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB',
       unsupported: '{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP) and UTF-8 text files can be attached',
       empty: '{name} is empty',
       notUTF8: '{name} is not UTF-8 text',
