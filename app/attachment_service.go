@@ -37,7 +37,7 @@ type StagedAttachment struct {
 	ID string `json:"id"`
 	// Name is the file's base name.
 	Name string `json:"name"`
-	// Kind is "image" or "text".
+	// Kind is "image", "text" or "pdf".
 	Kind string `json:"kind"`
 	// MIME is the media type of what is sent (an image after re-encoding).
 	MIME string `json:"mime"`
@@ -49,6 +49,8 @@ type StagedAttachment struct {
 	Height int `json:"height"`
 	// Chars is a document's length in characters (0 for an image).
 	Chars int `json:"chars"`
+	// Pages is a PDF's page count (0 for other kinds).
+	Pages int `json:"pages"`
 	// Thumbnail is a data URL of a small copy of an image (at most
 	// thumbSide pixels on the long side) for its chip; "" for a document.
 	Thumbnail string `json:"thumbnail"`
@@ -225,7 +227,7 @@ func (s *AttachmentService) stage(name string, data []byte) StagedAttachment {
 // staged keeps p waiting and describes it for its chip.
 func (s *AttachmentService) staged(p attach.Prepared) StagedAttachment {
 	st := StagedAttachment{Name: p.Name, Kind: p.Kind, MIME: p.MIME, Size: p.OriginalSize, Width: p.Width, Height: p.Height,
-		Chars: utf8.RuneCountInString(p.Text)}
+		Chars: utf8.RuneCountInString(p.Text), Pages: p.Pages}
 	if p.Kind == attach.KindImage {
 		st.Thumbnail = thumbnail(p)
 	}

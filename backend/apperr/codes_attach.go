@@ -27,11 +27,17 @@ const (
 	AttachUnreadable Code = "attach.unreadable"
 	// AttachMissing: the stored file of attachment {sha} is missing from the data folder.
 	AttachMissing Code = "attach.missing"
+	// AttachPDFBroken: PDF {name} could not be read ({detail}, in English).
+	AttachPDFBroken Code = "attach.pdfBroken"
+	// AttachPDFEncrypted: PDF {name} is protected by a password.
+	AttachPDFEncrypted Code = "attach.pdfEncrypted"
+	// AttachPDFNoText: none of the {pages} pages of PDF {name} has a text layer (a scan, or pictures of text).
+	AttachPDFNoText Code = "attach.pdfNoText"
 )
 
 var attachTemplates = map[Code]string{
 	AttachTooLarge:           "{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB",
-	AttachUnsupported:        "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP) and UTF-8 text files can be attached",
+	AttachUnsupported:        "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text files can be attached",
 	AttachEmpty:              "{name} is empty",
 	AttachNotUTF8:            "{name} is not UTF-8 text",
 	AttachTextTooLong:        "the text of {name} is {kib} KiB: an attachment's text may be at most {maxKiB} KiB (add it to the knowledge base instead)",
@@ -42,6 +48,9 @@ var attachTemplates = map[Code]string{
 	AttachNotFound:           "attachment {id} is no longer waiting to be sent: add the file again",
 	AttachUnreadable:         "{name} could not be read ({detail})",
 	AttachMissing:            "the stored file of an attachment ({sha}) is missing from the data folder",
+	AttachPDFBroken:          "the PDF {name} could not be read ({detail})",
+	AttachPDFEncrypted:       "the PDF {name} is protected by a password: remove the password and attach it again",
+	AttachPDFNoText:          "the PDF {name} has no text to read on any of its {pages} pages (a scan, or pictures of text): playchat cannot read text in images of a PDF",
 }
 
 func init() {

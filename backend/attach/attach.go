@@ -60,11 +60,11 @@ const (
 type Prepared struct {
 	// Name is the file's base name as the user gave it (display only).
 	Name string
-	// Kind is KindImage or KindText.
+	// Kind is KindImage, KindText or KindPDF.
 	Kind string
 	// MIME is the stored data's media type: "image/png" or "image/jpeg"
 	// for images (after re-encoding), "text/plain", "text/markdown",
-	// "text/csv" or "application/json" for text.
+	// "text/csv" or "application/json" for text, "application/pdf".
 	MIME string
 	// Data is the bytes stored and, for an image, sent: the re-encoded
 	// image, or the text file as given.
@@ -81,11 +81,14 @@ type Prepared struct {
 	OriginalWidth, OriginalHeight int
 	// Text is a document's text (UTF-8), "" for an image.
 	Text string
+	// Pages is a PDF's page count (0 for other kinds).
+	Pages int
 }
 
 // Prepare judges data (the content of a file called name) and returns it
 // ready to store. Errors are coded (apperr Attach*): too large, empty, of a
-// type that cannot be attached, not UTF-8, unreadable image.
+// type that cannot be attached, not UTF-8, unreadable image, a PDF that is
+// broken, encrypted or without text.
 func Prepare(name string, data []byte) (Prepared, error) {
 	name = filepath.Base(strings.ReplaceAll(name, "\\", "/"))
 	if name == "." || name == "/" || name == "" {
@@ -101,6 +104,11 @@ func Prepare(name string, data []byte) (Prepared, error) {
 			return Prepared{}, tooLarge(name, "image", len(data), MaxImageBytes)
 		}
 		return prepareImage(name, ct, data)
+	case ct == "application/pdf":
+		if len(data) > MaxDocumentBytes {
+			return Prepared{}, tooLarge(name, "document", len(data), MaxDocumentBytes)
+		}
+		return preparePDF(name, data)
 	case strings.HasPrefix(ct, "text/") || ct == "application/json":
 		if len(data) > MaxDocumentBytes {
 			return Prepared{}, tooLarge(name, "document", len(data), MaxDocumentBytes)

@@ -10,6 +10,7 @@ const attach: typeof ja = {
     chips: 'Attachments',
     remove: 'Remove {name}',
     adding: 'Adding…',
+    pages: '{n} page | {n} pages',
     chars: '{n} characters',
     noVision: '{model} cannot see images: pick a model that can, or remove the images.',
     dropHint: 'Drop here to attach',

@@ -8,6 +8,7 @@ const attach = {
     chips: '添付ファイル',
     remove: '{name} を外す',
     adding: '追加しています…',
+    pages: '{n} ページ',
     chars: '{n} 文字',
     noVision: '{model} は画像を読めません。画像を読めるモデルを選ぶか、画像を外してください。',
     dropHint: 'ここにドロップして添付',

@@ -228,7 +228,7 @@ const errors: typeof ja = {
     },
     attach: {
       tooLarge: '{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB',
-      unsupported: '{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP) and UTF-8 text files can be attached',
+      unsupported: '{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text files can be attached',
       empty: '{name} is empty',
       notUTF8: '{name} is not UTF-8 text',
       textTooLong: 'The text of {name} is {kib} KiB: an attachment’s text may be at most {maxKiB} KiB (add it to the knowledge base instead)',
@@ -239,6 +239,9 @@ const errors: typeof ja = {
       notFound: 'Attachment {id} is no longer waiting to be sent: add the file again',
       unreadable: '{name} could not be read ({detail})',
       missing: 'The stored file of an attachment ({sha}) is missing from the data folder',
+      pdfBroken: 'The PDF {name} could not be read ({detail})',
+      pdfEncrypted: 'The PDF {name} is protected by a password: remove the password and attach it again',
+      pdfNoText: 'The PDF {name} has no text to read on any of its {pages} pages (a scan, or pictures of text): playchat cannot read text in images of a PDF',
     },
     discord: {
       noWebhook: 'No Discord webhook URL for scheduled posts: paste it as DISCORD_WEBHOOK_URL in Settings',

@@ -226,7 +226,7 @@ export default {
     },
     attach: {
       tooLarge: '{name} は {mib} MiB です。この種類のファイルは {maxMiB} MiB までです',
-      unsupported: '{name} は添付できない種類のファイルです（{type}）。添付できるのは画像（PNG、JPEG、GIF、WebP）と UTF-8 のテキストファイルです',
+      unsupported: '{name} は添付できない種類のファイルです（{type}）。添付できるのは画像（PNG、JPEG、GIF、WebP）、PDF、UTF-8 のテキストファイルです',
       empty: '{name} は空です',
       notUTF8: '{name} は UTF-8 のテキストではありません',
       textTooLong: '{name} のテキストは {kib} KiB あります。添付のテキストは {maxKiB} KiB までです（ナレッジベースに追加してください）',
@@ -237,6 +237,9 @@ export default {
       notFound: '添付 {id} はもう送信待ちではありません。ファイルをもう一度追加してください',
       unreadable: '{name} を読み込めませんでした（{detail}）',
       missing: '添付ファイル（{sha}）がデータフォルダーにありません',
+      pdfBroken: 'PDF {name} を読み込めませんでした（{detail}）',
+      pdfEncrypted: 'PDF {name} はパスワードで保護されています。パスワードを外してからもう一度添付してください',
+      pdfNoText: 'PDF {name} の {pages} ページのどれにも読み取れるテキストがありません（スキャンや文字の画像）。PDF 内の画像の文字は読めません',
     },
     discord: {
       noWebhook: '定時投稿用の Discord Webhook URL がありません。設定の DISCORD_WEBHOOK_URL に貼り付けてください',

@@ -1416,6 +1416,7 @@ export namespace app {
 	    width: number;
 	    height: number;
 	    chars: number;
+	    pages: number;
 	    thumbnail: string;
 	    error?: apperr.Info;
 	
@@ -1433,6 +1434,7 @@ export namespace app {
 	        this.width = source["width"];
 	        this.height = source["height"];
 	        this.chars = source["chars"];
+	        this.pages = source["pages"];
 	        this.thumbnail = source["thumbnail"];
 	        this.error = this.convertValues(source["error"], apperr.Info);
 	    }
