@@ -258,3 +258,28 @@ func (d *DB) AttachmentMIME(ctx context.Context, sha string) (string, error) {
 	}
 	return mimes[0], nil
 }
+
+// StoreFiles writes the bytes of files (content-addressed, as InsertMessage
+// does) and then runs fn, which links them to messages in its transaction
+// (LinkFiles); no sweep runs in between. A session import stores many
+// messages' files this way.
+func (d *DB) StoreFiles(files []MessageFile, fn func() error) error {
+	blobMu.Lock()
+	defer blobMu.Unlock()
+	if err := d.writeFiles(files); err != nil {
+		return err
+	}
+	return fn()
+}
+
+// LinkFiles records files as message id's attachments inside tx (files
+// given with Data are recorded too; their bytes must have been stored by
+// StoreFiles).
+func LinkFiles(ctx context.Context, tx bun.Tx, id int64, files []MessageFile) error {
+	for i := range files {
+		if files[i].Data != nil {
+			files[i].Size = int64(len(files[i].Data))
+		}
+	}
+	return linkFiles(ctx, tx, id, files)
+}
