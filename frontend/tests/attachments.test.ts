@@ -20,11 +20,11 @@ const { useAttachmentStore, pastedName } = await import('@/stores/attachments')
 const { useToastStore } = await import('@/stores/toasts')
 
 const image: StagedAttachment = {
-  id: 'img-1', name: 'shot.png', kind: 'image', mime: 'image/png', size: 2048, width: 640, height: 480, chars: 0,
+  id: 'img-1', name: 'shot.png', kind: 'image', mime: 'image/png', size: 2048, width: 640, height: 480, chars: 0, pages: 0,
   thumbnail: 'data:image/png;base64,AAAA',
 }
 const doc: StagedAttachment = {
-  id: 'doc-1', name: 'notes.md', kind: 'text', mime: 'text/markdown', size: 120, width: 0, height: 0, chars: 118,
+  id: 'doc-1', name: 'notes.md', kind: 'text', mime: 'text/markdown', size: 120, width: 0, height: 0, chars: 118, pages: 0,
   thumbnail: '',
 }
 
@@ -44,6 +44,12 @@ describe('AttachmentChips', () => {
     expect(chips[0].text()).toContain('640×480')
     expect(chips[1].find('img').exists()).toBe(false)
     expect(chips[1].text()).toContain('118 characters')
+  })
+
+  it('shows a PDF’s pages', () => {
+    const pdf = { ...doc, id: 'pdf-1', name: 'report.pdf', kind: 'pdf', mime: 'application/pdf', pages: 3 }
+    const w = mount(AttachmentChips, { props: { files: [pdf] }, global: { plugins: [testI18n()] } })
+    expect(w.get('[data-test="attach-chip"]').text()).toContain('3 pages')
   })
 
   it('emits remove with the file’s id from its ×', async () => {
@@ -71,7 +77,11 @@ describe('AttachmentChips', () => {
 function pasteEvent(items: { kind: string; file?: File }[]): Event {
   const e = new Event('paste', { bubbles: true, cancelable: true })
   Object.defineProperty(e, 'clipboardData', {
-    value: { items: items.map((i) => ({ kind: i.kind, getAsFile: () => i.file ?? null })) },
+    value: {
+      items: items.map((i) => ({ kind: i.kind, getAsFile: () => i.file ?? null })),
+      files: [],
+      types: items.map((i) => (i.kind === 'file' ? 'Files' : 'text/plain')),
+    },
   })
   return e
 }
@@ -84,6 +94,22 @@ describe('MessageInput with attachments', () => {
     w.get('textarea').element.dispatchEvent(e)
     expect(e.defaultPrevented).toBe(true)
     expect(w.emitted('pasteFiles')).toEqual([[[file]]])
+    w.unmount()
+  })
+
+  it('asks the async clipboard when the paste carries nothing (WebKitGTK and a pasted image)', async () => {
+    const blob = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' })
+    const read = vi.fn(async () => [{ types: ['image/png'], getType: async () => blob }])
+    Object.defineProperty(navigator, 'clipboard', { value: { read }, configurable: true })
+    const w = mount(MessageInput, { global: { plugins: [testI18n()] }, attachTo: document.body })
+    const e = new Event('paste', { bubbles: true, cancelable: true })
+    Object.defineProperty(e, 'clipboardData', { value: { items: [], files: [], types: [] } })
+    w.get('textarea').element.dispatchEvent(e)
+    await flush()
+    expect(read).toHaveBeenCalled()
+    const got = w.emitted('pasteFiles')?.[0]?.[0] as File[]
+    expect(got).toHaveLength(1)
+    expect(got[0].type).toBe('image/png')
     w.unmount()
   })
 
