@@ -9,6 +9,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"playchat/backend/apperr"
 	"playchat/backend/attach"
 	"playchat/backend/llm"
 	"playchat/backend/store"
@@ -26,6 +27,10 @@ import (
 // (imageRefPrefix + sha;mime;WxH) instead of the bytes, so building and
 // previewing read no files; resolveImages swaps in the data URLs just
 // before the request is sent.
+
+// MissingImageText replaces an image whose stored file is missing from the
+// data folder (resolveImages): the request still goes, without it.
+const MissingImageText = "[an image was attached here, but its file is missing from playchat's data folder]"
 
 // imageRefPrefix starts the placeholder URL of an image part.
 const imageRefPrefix = "playchat-attachment:"
@@ -170,8 +175,9 @@ func refSize(url string) (int, int) {
 }
 
 // resolveImages returns msgs with every image reference replaced by a data
-// URL of the stored bytes (read by read, store.DB.ReadAttachment). The
-// messages given are not changed.
+// URL of the stored bytes (read by read, store.DB.ReadAttachment); an
+// image whose file is missing (apperr.AttachMissing) becomes a text part,
+// MissingImageText. The messages given are not changed.
 func resolveImages(ctx context.Context, msgs []llm.Message, read func(sha string) ([]byte, error)) ([]llm.Message, error) {
 	out := msgs
 	copied := false
@@ -188,7 +194,8 @@ func resolveImages(ctx context.Context, msgs []llm.Message, read func(sha string
 				return nil, fmt.Errorf("bad image reference %q", p.ImageURL.URL)
 			}
 			b, err := read(ref[0])
-			if err != nil {
+			missing := apperr.CodeOf(err) == apperr.AttachMissing
+			if err != nil && !missing {
 				return nil, err
 			}
 			if !copied {
@@ -197,6 +204,12 @@ func resolveImages(ctx context.Context, msgs []llm.Message, read func(sha string
 			}
 			if len(out[i].MultiContent) > 0 && &out[i].MultiContent[0] == &msgs[i].MultiContent[0] {
 				out[i].MultiContent = append([]openai.ChatMessagePart(nil), m.MultiContent...)
+			}
+			if missing {
+				// The file is gone from the data folder (a backup restored
+				// without it): the model is told, the chat goes on.
+				out[i].MultiContent[j] = openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: MissingImageText}
+				continue
 			}
 			out[i].MultiContent[j].ImageURL = &openai.ChatMessageImageURL{
 				URL: "data:" + ref[1] + ";base64," + base64.StdEncoding.EncodeToString(b)}

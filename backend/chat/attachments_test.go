@@ -215,3 +215,31 @@ func TestAMessageOfAttachmentsAloneNeedsNoText(t *testing.T) {
 		t.Fatalf("parts %+v", parts)
 	}
 }
+
+func TestAnImageWhoseFileIsMissingDoesNotStopTheChat(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithReply("ok"))
+	c := newCore(t, srv)
+	img := prepared(t, "gone.png", widePNG(t, 20, 10))
+	tr, err := c.Chat.Start(context.Background(), chat.TurnRequest{Text: "first", Attachments: []attach.Prepared{img}}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Wait()
+	if err := os.Remove(filepath.Join(c.DataDir, store.AttachmentsDir, img.SHA256[:2], img.SHA256)); err != nil {
+		t.Fatal(err)
+	}
+	srv.Reset()
+	res, _, _ := turn(t, c, tr.SessionID, "second")
+	if res.Err != nil {
+		t.Fatalf("the turn failed: %v", res.Err)
+	}
+	found := false
+	for _, m := range srv.ChatRequests()[0].Messages {
+		for _, p := range m.MultiContent {
+			found = found || p.Text == chat.MissingImageText
+		}
+	}
+	if !found {
+		t.Error("the missing image was not replaced by its note")
+	}
+}
