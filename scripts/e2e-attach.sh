@@ -56,10 +56,19 @@ shot 01-dragging
 xdotool mouseup 1
 for _ in $(seq 100); do grep -q DRAGSOURCE_END "$WORK/drag.out" && break; sleep 0.1; done
 stop_group "$DRAG"
-sleep 1.5
-shot 02-dropped
-ocr "$ART/02-dropped.png" red-wide
-grep -q "red-wide" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "no chip for the dropped file above the message box"; }
+# seen NAME WORD: shots until OCR reads WORD (the file is being prepared:
+# decoded, downscaled and re-encoded; a loaded machine takes seconds).
+seen() {
+  local try
+  for try in 1 2 3 4; do
+    sleep 1.5
+    shot "$1"
+    ocr "$ART/$1.png" "$2"
+    grep -q "$2" "$WORK/ocr.txt" && return 0
+  done
+  return 1
+}
+seen 02-dropped red-wide || { cat "$WORK/ocr.txt" >&2; fail "no chip for the dropped file above the message box"; }
 [ -z "$(cd "$WORK/data/knowledge_base" 2>/dev/null && find . -name 'red-wide*')" ] || fail "the Knowledge panel took the drop"
 echo "e2e: the dropped PNG shows as a chip above the message box (not in the knowledge base)"
 
@@ -70,11 +79,8 @@ sleep 0.5
 xdotool mousemove --window "$WID" $((WW * 2 / 5)) $((WH - 60)) click 1
 sleep 0.3
 xdotool key ctrl+v
-sleep 2
+seen 03-pasted pasted || { cat "$WORK/ocr.txt" >&2; fail "no chip for the pasted image"; }
 kill "$CLIP" 2>/dev/null || true
-shot 03-pasted
-ocr "$ART/03-pasted.png" pasted
-grep -q "pasted" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "no chip for the pasted image"; }
 echo "e2e: the pasted image shows as a second chip"
 
 # 3. Send: the request carries both images as image_url parts.

@@ -86,7 +86,7 @@ func prepareImage(name, ct string, data []byte) (Prepared, error) {
 		mime = "image/jpeg"
 		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: JPEGQuality})
 	} else {
-		err = (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, img)
+		err = png.Encode(&buf, img)
 	}
 	if err != nil {
 		return Prepared{}, broken(fmt.Errorf("re-encode: %w", err))
