@@ -97,8 +97,9 @@ e2e-tools: fakellm
 ## e2e: the built app under Xvfb, driven through its window, against the fake
 ## server, in two lanes side by side (see test). Lane 1 (e2e-lane1): main
 ## flow, notes, versions and search, an assistant made in the window and
-## its chat's request, rich replies, real drops onto the
-## window, rendered payloads that must load nothing, web search, reminders
+## its chat's request, rich replies, real drops onto the window,
+## attachments (a file dropped on the message box, an image pasted),
+## rendered payloads that must load nothing, web search, reminders
 ## with the tray, floods of chunks, damaged and newer
 ## databases, pins, folders, export and a backup restored after the data
 ## is deleted, playchat mcp with the TypeScript MCP SDK, a user's MCP server
@@ -121,6 +122,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-assistants.sh
 	$(T) scripts/e2e-render.sh
 	$(T) scripts/e2e-drops.sh
+	$(T) scripts/e2e-attach.sh
 	$(T) scripts/e2e-remote.sh
 	$(T) scripts/e2e-websearch.sh
 	$(T) scripts/e2e-reminders.sh

@@ -20,6 +20,7 @@ require (
 	github.com/ikawaha/kagome/v2 v2.10.3
 	github.com/joho/godotenv v1.5.1
 	github.com/jonboulle/clockwork v0.5.0
+	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/teambition/rrule-go v1.8.2
@@ -28,6 +29,7 @@ require (
 	github.com/uptrace/bun/dialect/sqlitedialect v1.2.16
 	github.com/wailsapp/wails/v2 v2.13.0
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/image v0.40.0
 	golang.org/x/net v0.54.0
 	golang.org/x/sys v0.44.0
 	golang.org/x/text v0.37.0

@@ -48,6 +48,9 @@ type App struct {
 	interop interopState
 	// approvals are the MCP tool calls waiting for a click (tools_service.go).
 	approvals *mcpclient.Approvals
+	// attachments are the files added to message boxes and not yet sent
+	// (attachment_service.go).
+	attachments attachStash
 
 	// trim returns unused memory, in this process and the web process,
 	// once the window has gone quiet (idle_trim.go); each release the web
@@ -207,7 +210,8 @@ func (a *App) Services() []any {
 	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
 		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a},
-		&InteropService{a}, &ToolsService{a}, &AssistantService{a}, &BackupService{a}, &OrganiseService{a}}
+		&InteropService{a}, &ToolsService{a}, &AssistantService{a}, &BackupService{a}, &OrganiseService{a},
+		&AttachmentService{a}}
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running

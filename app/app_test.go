@@ -17,6 +17,7 @@ import (
 type fakePlatform struct {
 	savePath, openPath string
 	documents          []string
+	attachments        []string
 	events             []string
 }
 
@@ -25,10 +26,11 @@ func (f *fakePlatform) SaveFile(title, name string) (string, error) { return f.s
 func (f *fakePlatform) OpenFile(title string, _ ...runtime.FileFilter) (string, error) {
 	return f.openPath, nil
 }
-func (f *fakePlatform) OpenDocuments(string) ([]string, error) { return f.documents, nil }
-func (f *fakePlatform) Show()                                  {}
-func (f *fakePlatform) OpenURL(string)                         {}
-func (f *fakePlatform) Fatal(title, message string)            {}
+func (f *fakePlatform) OpenDocuments(string) ([]string, error)   { return f.documents, nil }
+func (f *fakePlatform) OpenAttachments(string) ([]string, error) { return f.attachments, nil }
+func (f *fakePlatform) Show()                                    {}
+func (f *fakePlatform) OpenURL(string)                           {}
+func (f *fakePlatform) Fatal(title, message string)              {}
 
 func newTestApp(t *testing.T, env ...string) (*App, *fakePlatform) {
 	t.Helper()

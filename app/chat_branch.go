@@ -151,9 +151,14 @@ func branchMessages(ctx context.Context, c *core.Core, sessionID string) ([]Mess
 	if err != nil {
 		return nil, err
 	}
+	files, err := db.FilesOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	unanswered := chat.Unanswered(ms, c.Chat.Answering(sessionID))
 	out := make([]Message, len(ms))
 	for i, m := range ms {
+		m.Files = files[m.ID]
 		out[i] = toMessage(m)
 		out[i].Unanswered = unanswered[m.ID]
 		if ids := sibs[m.ID]; len(ids) > 1 {

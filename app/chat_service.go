@@ -44,10 +44,16 @@ func (s *ChatService) Send(req SendRequest) (TurnStart, error) {
 		tr.ChatSettings, tr.AssistantID, tr.AssistantVersion = &cp.Settings, cp.AssistantID, cp.Version
 		tr.NotePageIDs = mergeIDs(tr.NotePageIDs, cp.NotePageIDs)
 	}
+	if len(req.AttachmentIDs) > 0 {
+		if tr.Attachments, err = s.app.attachments.get(req.AttachmentIDs); err != nil {
+			return TurnStart{}, err
+		}
+	}
 	t, err := c.Chat.Start(context.Background(), tr, em)
 	if err != nil {
 		return TurnStart{}, err
 	}
+	s.app.attachments.drop(req.AttachmentIDs)
 	return TurnStart{TurnID: t.ID, SessionID: t.SessionID, UserMessage: toMessage(t.UserMessage), Model: t.Model}, nil
 }
 

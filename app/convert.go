@@ -26,7 +26,8 @@ func toMessage(m store.Message) Message {
 	// Rows stored before issue 21 may hold a URL's password in their error.
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status,
 		Error: redact.URLCredentials(m.Error), Model: m.Model, CreatedAt: ts(m.CreatedAt), Archived: m.ArchivedAt != nil,
-		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}, Sources: []event.Source{}, Tags: []string{}}
+		Forgotten: m.ArchivedAt != nil && m.MemoryID == nil, Tools: []event.ToolActivity{}, Sources: []event.Source{}, Tags: []string{},
+		Attachments: toAttachments(m.Files)}
 	if m.ParentID != nil {
 		out.ParentID = *m.ParentID
 	}

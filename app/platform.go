@@ -21,6 +21,9 @@ type Platform interface {
 	// OpenDocuments asks for Markdown or text files to add to the knowledge
 	// base (several at once); none means the user cancelled.
 	OpenDocuments(title string) ([]string, error)
+	// OpenAttachments asks for files to attach to a message (several at
+	// once; images, text, any file); none means the user cancelled.
+	OpenAttachments(title string) ([]string, error)
 	// Show brings the window to the front.
 	Show()
 	// OpenURL opens a URL (or a file:// folder) with the system's handler.
@@ -82,6 +85,17 @@ func (p desktopPlatform) OpenDocuments(title string) ([]string, error) {
 		Filters: []runtime.FileFilter{
 			{DisplayName: "Markdown / text (*.md, *.markdown, *.txt)", Pattern: "*.md;*.markdown;*.txt"},
 			{DisplayName: "All files", Pattern: "*"},
+		},
+	})
+}
+
+func (p desktopPlatform) OpenAttachments(title string) ([]string, error) {
+	return runtime.OpenMultipleFilesDialog(p.ctx, runtime.OpenDialogOptions{
+		Title: title,
+		Filters: []runtime.FileFilter{
+			{DisplayName: "All files", Pattern: "*"},
+			{DisplayName: "Images (*.png, *.jpg, *.jpeg, *.gif, *.webp)", Pattern: "*.png;*.jpg;*.jpeg;*.gif;*.webp"},
+			{DisplayName: "Text (*.txt, *.md, *.csv, *.json, source code)", Pattern: "*.txt;*.md;*.markdown;*.csv;*.json;*.go;*.py;*.js;*.ts;*.rs;*.java;*.c;*.h;*.cpp;*.rb;*.sh;*.yaml;*.yml;*.toml;*.xml;*.html;*.css"},
 		},
 	})
 }

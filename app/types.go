@@ -48,6 +48,9 @@ type Message struct {
 	// ParentID is the message this one follows in the session's message
 	// tree (0 for a first message).
 	ParentID int64 `json:"parentId"`
+	// Attachments are the files sent with the message, in order ([] when
+	// none): images shown inline, documents as chips.
+	Attachments []Attachment `json:"attachments"`
 	// SiblingIDs are the ids of this message's versions (the messages
 	// sharing its parent, itself included), oldest first, when it has more
 	// than one; the window shows ‹ n/total › to switch between them.
@@ -86,6 +89,10 @@ type SendRequest struct {
 	// AssistantID, for a new-session turn, starts the chat from that
 	// assistant: the chat copies its settings and pins its pages (0: none).
 	AssistantID int64 `json:"assistantId"`
+	// AttachmentIDs are files added to the message box
+	// (AttachmentService), sent with the message in this order. They stay
+	// waiting when Send fails, so the user can send again.
+	AttachmentIDs []string `json:"attachmentIds"`
 }
 
 // TurnStart is returned once the user's message is safely stored; the reply

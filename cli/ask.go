@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"playchat/backend/apperr"
+	"playchat/backend/attach"
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/event"
@@ -32,6 +33,11 @@ func ask(ctx context.Context, args []string, env Env) error {
 		return nil
 	})
 	fs.StringVar(&set.temperature, "temperature", "", "the chat's temperature, 0 to 2 (stored with the chat)")
+	var files []string
+	fs.Func("attach", "attach a file to the message: an image or a text file (repeatable)", func(v string) error {
+		files = append(files, v)
+		return nil
+	})
 	// Every failure in --json mode is a JSON error event, even one before
 	// the flags are read or the message is (issue 22).
 	em := &printer{w: env.Stdout, errw: env.Stderr, json: wantsJSON(args)}
@@ -45,7 +51,17 @@ func ask(ctx context.Context, args []string, env Env) error {
 	}
 	em.json = *asJSON
 	text := strings.Join(pos, " ")
-	if text == "" || text == "-" {
+	// Every file is prepared (and may be refused) before anything is
+	// stored; a message of attachments alone needs no text.
+	var attached []attach.Prepared
+	for _, f := range files {
+		p, err := attach.PrepareFile(f)
+		if err != nil {
+			return em.fatal(err)
+		}
+		attached = append(attached, p)
+	}
+	if (text == "" && len(attached) == 0) || text == "-" {
 		if text, err = readAllText(env.Stdin); err != nil {
 			return em.fatal(err)
 		}
@@ -59,7 +75,7 @@ func ask(ctx context.Context, args []string, env Env) error {
 	c.ReconcileKB(ctx)
 	startMCP(ctx, c) // the enabled MCP servers' tools, as the window offers them
 
-	req := chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model}
+	req := chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model, Attachments: attached}
 	if err := set.apply(ctx, c, &req); err != nil {
 		return em.fatal(err)
 	}

@@ -6,9 +6,10 @@
 # (press on the source, move in steps, release). Dropped on:
 #   1. the Knowledge panel — the files and the folder are copied into the
 #      knowledge base and the report card shows;
-#   2. the message box, the sidebar, the chat area and the Settings dialog —
-#      files, a link and text are refused there (the source sees the drop
-#      refused), except text on the message box, which is inserted.
+#   2. the sidebar, the chat area and the Settings dialog — files, a link
+#      and text are refused there (the source sees the drop refused); on the
+#      message box files are attached (issue 25), a link attaches nothing
+#      and text is inserted.
 # After every drop the window must still be the app (its header and sidebar
 # read by OCR, the dropped file's text nowhere), nothing may have reached the
 # link's local listener, and the page itself must have kept the drop: the
@@ -145,11 +146,9 @@ MSG_X=$((mx + 60)) MSG_Y=$((my + mh / 2))
 SIDE_X=$((WX + 130)) SIDE_Y=$((WY + 420))
 CHAT_X=$((WX + WW / 2 + 100)) CHAT_Y=$((WY + WH / 2))
 cases=(
-  "03-files-message files $MSG_X $MSG_Y"
   "04-files-sidebar files $SIDE_X $SIDE_Y"
   "05-files-chat files $CHAT_X $CHAT_Y"
   "06-link-chat url $CHAT_X $CHAT_Y"
-  "07-link-message url $MSG_X $MSG_Y"
   "08-link-sidebar url $SIDE_X $SIDE_Y"
   "09-text-chat text $CHAT_X $CHAT_Y"
 )
@@ -166,6 +165,22 @@ for c in "${cases[@]}"; do
   echo "e2e: $name: refused; the window is still the app ($ART/$name-after.png)"
 done
 [ "$(kb_files)" = "$before" ] || fail "a drop outside the Knowledge panel changed the knowledge base: $(kb_files)"
+
+# 2b. The message box is a drop zone of its own (issue 25): files dropped
+# there are attached (chips above the box), never copied into the
+# knowledge base; a link dropped there is kept by the page (nothing loads)
+# and attaches nothing. e2e-attach.sh sends such files.
+drop 03-files-message files "$MSG_X" "$MSG_Y" "${FILES[@]}"
+[ -z "$DROP_REFUSED" ] || fail "03-files-message: the message box refused files"
+still_app 03-files-message-after playchat Settings Knowledge alpha.md beta.txt
+grep -q "alpha.md" "$WORK/ocr.txt" && grep -q "beta.txt" "$WORK/ocr.txt" ||
+  { cat "$WORK/ocr.txt" >&2; fail "03-files-message: no chips for the dropped files"; }
+echo "e2e: 03-files-message: attached as chips; the window is still the app ($ART/03-files-message-after.png)"
+drop 07-link-message url "$MSG_X" "$MSG_Y" "$LISTENER/dropped-link"
+still_app 07-link-message-after
+grep -q "dropped-link" "$WORK/ocr.txt" && fail "07-link-message: the link was attached or inserted"
+echo "e2e: 07-link-message: nothing attached, nothing loaded ($ART/07-link-message-after.png)"
+[ "$(kb_files)" = "$before" ] || fail "a drop on the message box changed the knowledge base: $(kb_files)"
 
 # 3. An open dialog: Settings — files on its text, a link on its model field.
 xdotool key ctrl+comma

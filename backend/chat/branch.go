@@ -140,10 +140,16 @@ func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkFits(model, set, req.Text, nil); err != nil {
+	// The new version keeps the original's attachments (links to the
+	// files already stored).
+	kept, err := s.db.FilesOf(ctx, []int64{orig.ID})
+	if err != nil {
 		return nil, err
 	}
-	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model}
+	if err := s.checkFits(model, set, req.Text, nil, kept[orig.ID]); err != nil {
+		return nil, err
+	}
+	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model, Files: kept[orig.ID]}
 	if err := s.db.InsertBranch(ctx, &user, orig.ParentID); err != nil {
 		return nil, err
 	}
@@ -192,11 +198,11 @@ func (s *Service) sessionBusy(sessionID string) bool {
 // The error is apperr.ChatTooLongForModel, checked before anything is
 // stored, so the text stays in the composer and nothing fails later
 // (issue 21).
-func (s *Service) checkFits(model string, set Settings, text string, extra []string) error {
+func (s *Service) checkFits(model string, set Settings, text string, extra []string, files []store.MessageFile) error {
 	counter := counterFor(model)
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	used := counter.Count(withExtra(BasePrompt(), extra)) + counter.Count(text) + 2*tokens.MessageOverhead +
-		s.toolTokens(counter, budget, model, false)
+		s.toolTokens(counter, budget, model, false) + filesTokens(counter, files)
 	if used > budget.Input {
 		return apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": budget.Input})
 	}

@@ -110,6 +110,12 @@ func buildContext(ctx context.Context, counter tokens.Counter, b Budget, base st
 // context meter tells the user.
 func buildContextWith(ctx context.Context, counter tokens.Counter, b Budget, base, system string, toolTokens int, layers []layer.Layer, q layer.Query, history []store.Message) (Built, error) {
 	count := func(s string) int { return counter.Count(s) + tokens.MessageOverhead }
+	// countMsg counts a history message; its attachments are their own
+	// part of the report (Attachments), not History's or Message's.
+	countMsg := func(m llm.Message) (all, own int) {
+		all, att := messageTokens(counter, m)
+		return all, all - att
+	}
 	var out Built
 
 	hist := historyMessages(history)
@@ -118,8 +124,10 @@ func buildContextWith(ctx context.Context, counter tokens.Counter, b Budget, bas
 	}
 	latest := hist[len(hist)-1]
 	rep := ContextReport{Model: q.Model, Window: b.Window, Output: b.Output, Input: b.Input, Preview: q.Preview,
-		Prompt: count(base), Tools: toolTokens, Message: count(latest.Content), Layers: make([]layer.Usage, len(layers))}
-	used := rep.Prompt + rep.Tools + rep.Message
+		Prompt: count(base), Tools: toolTokens, Layers: make([]layer.Usage, len(layers))}
+	latestAll, latestOwn := countMsg(latest)
+	rep.Message, rep.Attachments = latestOwn, latestAll-latestOwn
+	used := rep.Prompt + rep.Tools + latestAll
 	if used > b.Input {
 		rep.Used, rep.TooLong, rep.Layers = used, true, []layer.Usage{}
 		out.Report = rep
@@ -148,12 +156,13 @@ func buildContextWith(ctx context.Context, counter tokens.Counter, b Budget, bas
 	rest := hist[:len(hist)-1]
 	keep := 0 // how many of rest, counted from the end, are kept
 	for keep < len(rest) && keep < minRecentMessages {
-		c := count(rest[len(rest)-1-keep].Content)
+		c, own := countMsg(rest[len(rest)-1-keep])
 		if used+c > b.Input {
 			break
 		}
 		used += c
-		rep.History.Tokens += c
+		rep.History.Tokens += own
+		rep.Attachments += c - own
 		keep++
 	}
 
@@ -219,12 +228,13 @@ func buildContextWith(ctx context.Context, counter tokens.Counter, b Budget, bas
 
 	// 4. older history, newest first, contiguous.
 	for keep < len(rest) {
-		c := count(rest[len(rest)-1-keep].Content)
+		c, own := countMsg(rest[len(rest)-1-keep])
 		if used+c > b.Input {
 			break
 		}
 		used += c
-		rep.History.Tokens += c
+		rep.History.Tokens += own
+		rep.Attachments += c - own
 		keep++
 	}
 	out.Dropped = len(rest) - keep
@@ -276,11 +286,12 @@ func historyMessages(ms []store.Message) []llm.Message {
 		// Two of a kind in a row can only come from rows written outside
 		// the turn pipeline (an import): they are joined, so strict
 		// providers accept the request.
+		msg := withFiles(m.Role, m.Content, m.Files)
 		if n := len(out); n > 0 && out[n-1].Role == m.Role {
-			out[n-1].Content += "\n\n" + m.Content
+			out[n-1] = joinMessages(out[n-1], msg)
 			continue
 		}
-		out = append(out, llm.Message{Role: m.Role, Content: m.Content})
+		out = append(out, msg)
 	}
 	return out
 }

@@ -56,6 +56,9 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 		if history, err = s.db.ActiveMessages(ctx, req.SessionID); err != nil {
 			return ContextReport{}, err
 		}
+		if err = s.db.LoadFiles(ctx, history); err != nil {
+			return ContextReport{}, err
+		}
 	}
 	history = append(history, store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text})
 	counter := s.counts.wrap(counterFor(model))

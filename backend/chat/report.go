@@ -22,7 +22,7 @@ type ContextReport struct {
 	// Input is the budget of the request: Window − Output − a 5 % margin.
 	Input int `json:"input"`
 	// Used is the size of the request as built (≤ Input): Prompt + System +
-	// Tools + Message + every layer's Tokens + History.Tokens.
+	// Tools + Message + Attachments + every layer's Tokens + History.Tokens.
 	Used int `json:"used"`
 	// Prompt is the base system prompt's size.
 	Prompt int `json:"prompt"`
@@ -46,8 +46,12 @@ type ContextReport struct {
 	// the real name).
 	ToolsLeftOut []layer.Omission `json:"toolsLeftOut"`
 	// Message is the newest user message's size (for a preview, the
-	// draft's).
+	// draft's), its attachments left out.
 	Message int `json:"message"`
+	// Attachments is what the attachments of the sent messages (the newest
+	// one's and the history's) use: their documents' text blocks and their
+	// images (ImageTokens). Neither Message nor History counts them.
+	Attachments int `json:"attachments"`
 	// Layers are the system layers in the order they are sent (knowledge,
 	// notes index, pinned notes, KB, memory, clock…), each with what it
 	// included and left out.

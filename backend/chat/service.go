@@ -6,6 +6,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"playchat/backend/apperr"
+	"playchat/backend/attach"
 	"playchat/backend/event"
 	"playchat/backend/layer"
 	"playchat/backend/llm"
@@ -169,6 +171,11 @@ type TurnRequest struct {
 	// NoNotes leaves the shared notes out of the turn: their layers add
 	// nothing and the notes tools are not offered (layer.Query.NoNotes).
 	NoNotes bool
+	// Attachments are files sent with the message (backend/attach,
+	// prepared and checked one by one); they are stored with it, in the
+	// same transaction, and go to the model as content parts
+	// (attachments.go). With attachments the text may be empty.
+	Attachments []attach.Prepared
 }
 
 // Turn is one running (or finished) turn.
@@ -230,10 +237,15 @@ func (t *Turn) Wait() Result { <-t.done; return t.result }
 // go to em: session_id first (always, so every client learns the id), then
 // chunk… and done or error. Errors returned here mean nothing was stored.
 func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) (*Turn, error) {
-	// The same rules as a user message in an imported session.
-	if err := session.CheckUserMessage(req.Text); err != nil {
+	// The same rules as a user message in an imported session (a
+	// message of attachments alone may have no text).
+	if err := session.CheckUserMessage(req.Text); err != nil && !(len(req.Attachments) > 0 && errors.Is(err, session.ErrEmptyMessage)) {
 		return nil, err
 	}
+	if err := attach.CheckMessage(req.Attachments); err != nil {
+		return nil, err
+	}
+	files := filesOf(req.Attachments)
 	text := strings.TrimSpace(req.Text)
 	if req.TurnID == "" {
 		req.TurnID = uuid.NewString()
@@ -266,7 +278,7 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	}
 	// A message too long for the model even alone is refused before
 	// anything is stored (a new session included).
-	if err := s.checkFits(model, set, req.Text, req.ExtraSystem); err != nil {
+	if err := s.checkFits(model, set, req.Text, req.ExtraSystem, files); err != nil {
 		return nil, err
 	}
 	if req.SessionID == "" {
@@ -292,11 +304,20 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	}
 	// The user's message is stored before any network call (DESIGN §4.1);
 	// the text is kept exactly as typed.
-	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model}
+	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model, Files: files}
 	if err := s.db.InsertMessage(ctx, &user); err != nil {
+		if newSession {
+			_ = s.db.DeleteSession(context.WithoutCancel(ctx), sess.ID)
+		}
 		return nil, err
 	}
+	for i := range user.Files {
+		user.Files[i].Data = nil // stored; the turn reads them back when it needs them
+	}
 	if sess.Title == "" {
+		if text == "" && len(req.Attachments) > 0 {
+			text = req.Attachments[0].Name
+		}
 		if _, err := s.db.SetSessionTitleIfEmpty(ctx, sess.ID, AutoTitle(text)); err != nil {
 			s.log.Warn("auto title", "err", err)
 		}

@@ -37,6 +37,9 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	t.writer = s.newReplyWriter(t)
 
 	history, err := s.db.ActiveMessages(ctx, t.SessionID)
+	if err == nil {
+		err = s.db.LoadFiles(ctx, history)
+	}
 	if err != nil {
 		s.fail(t, em, err, "")
 		return
@@ -77,7 +80,12 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 			"trimmed_layers", built.Trimmed, "tokens", built.Tokens, "budget", budget.Input)
 	}
 
-	r, err := s.streamReply(ctx, t, set, built.Messages, em)
+	msgs, err := resolveImages(ctx, built.Messages, s.db.ReadAttachment)
+	if err != nil {
+		s.fail(t, em, err, "")
+		return
+	}
+	r, err := s.streamReply(ctx, t, set, msgs, em)
 	text := r.text.String()
 	reply := store.Message{SessionID: t.SessionID, ParentID: t.parentID(), Role: store.RoleAssistant, Content: text, Model: t.Model,
 		PromptTokens: r.promptTokens, CompletionTokens: r.completionTokens, Status: store.StatusComplete}

@@ -175,6 +175,13 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		return nil, err
 	}
 	c.DB = db
+	// Files no message refers to any more (a delete whose sweep failed, a
+	// store that failed half-way) are removed at every start.
+	if n, err := db.SweepAttachments(ctx); err != nil {
+		c.Log.Warn("attachments sweep", "err", err)
+	} else if n > 0 {
+		c.Log.Info("removed unreferenced attachments", "files", n)
+	}
 	if err := c.Reload(ctx); err != nil {
 		db.Close()
 		c.closeLog()

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -50,7 +52,7 @@ func (c *Client) record(ctx context.Context, req Request, ep Endpoint, body any,
 	}
 	if body != nil {
 		if b, err := marshalJSON(body); err == nil {
-			l.RequestJSON = scrub(string(b), ep.APIKey)
+			l.RequestJSON = elideDataURLs(scrub(string(b), ep.APIKey))
 		} else {
 			c.log.Warn("llm: cannot encode request for api_logs", "err", err)
 		}
@@ -139,4 +141,22 @@ func unescapeHTML(j []byte) []byte {
 		i++
 	}
 	return out
+}
+
+// dataURLRe matches the base64 payload of a data URL in a JSON body.
+var dataURLRe = regexp.MustCompile(`"data:([a-zA-Z0-9.+/-]+);base64,[A-Za-z0-9+/=]*"`)
+
+// elideDataURLs replaces the payload of every data URL in a request body
+// (an attached image: megabytes, sent again with every later turn) by its
+// size, so api_logs keeps the shape of the request — the image_url part
+// and its media type — without the bytes: "data:image/png;base64,…(N
+// base64 characters)".
+func elideDataURLs(body string) string {
+	if !strings.Contains(body, ";base64,") {
+		return body
+	}
+	return dataURLRe.ReplaceAllStringFunc(body, func(m string) string {
+		i := strings.Index(m, ";base64,")
+		return fmt.Sprintf("%s;base64,…(%d base64 characters)\"", m[:i], len(m)-i-len(";base64,")-1)
+	})
 }

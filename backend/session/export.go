@@ -17,6 +17,12 @@
 // of the assistant the chat was started from, for information: an import
 // links the chat to no assistant, its settings are its own copy).
 //
+// Version 4 added attachments (issue 25): each message's "attachments"
+// ([{"sha256","name","kind","mime","width","height","originalSize","text"}],
+// in order) and the document's "files", every attached file's bytes once,
+// in standard base64 by its SHA-256. An import checks each file against its
+// hash, so the files come back byte for byte.
+//
 // Version 2 added the message tree (issue 9): each message's parentId (absent
 // for a first message; a parent comes before its children) and the
 // activeLeafId ending the selected branch. A file whose messages have no
@@ -43,7 +49,7 @@ import (
 // Format and Version identify the document.
 const (
 	Format  = "playchat-session"
-	Version = 3
+	Version = 4
 )
 
 // Document is an exported session.
@@ -66,6 +72,9 @@ type Document struct {
 	// name; an import finds or makes it), archived (issue 27). Absent for
 	// a chat at the top level; older readers ignore it.
 	Place *store.PlaceByName `json:"place,omitempty"`
+	// Files are the bytes of every attached file, standard base64, by the
+	// hex SHA-256 of the bytes (absent when no message has attachments).
+	Files map[string]string `json:"files,omitempty"`
 }
 
 // DocAssistant is the assistant a chat was started from, as its export
@@ -108,6 +117,9 @@ type DocMessage struct {
 	ToolActivity json.RawMessage `json:"toolActivity,omitempty"`
 	// Sources are the web pages the reply cited, if any (http or https).
 	Sources []event.Source `json:"sources,omitempty"`
+	// Attachments are the files sent with the message, in order; their
+	// bytes are in Document.Files.
+	Attachments []DocAttachment `json:"attachments,omitempty"`
 }
 
 // Export builds the document of one session.
@@ -144,6 +156,10 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 	if err != nil {
 		return Document{}, err
 	}
+	files, err := db.FilesOf(ctx, msgIDs)
+	if err != nil {
+		return Document{}, err
+	}
 	doc := Document{Format: Format, Version: Version, ExportedAt: time.Now().UTC(),
 		Session:  SummaryOf(s),
 		Memories: make([]DocMemory, 0, len(mems)), Messages: make([]DocMessage, 0, len(msgs))}
@@ -170,6 +186,9 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 		if m.ArchivedAt != nil {
 			t := m.ArchivedAt.UTC()
 			dm.ArchivedAt = &t
+		}
+		if err := exportFiles(db, &doc, &dm, files[m.ID]); err != nil {
+			return Document{}, err
 		}
 		doc.Messages = append(doc.Messages, dm)
 	}

@@ -272,6 +272,9 @@ func Validate(doc Document) error {
 			add("settings.model must be empty (the chat's model is session.model)")
 		}
 	}
+	for _, why := range checkFiles(doc) {
+		add("%s", why)
+	}
 	if doc.ActiveLeafID != nil && !msgIDs[*doc.ActiveLeafID] {
 		add("activeLeafId %d does not name a message of the file", *doc.ActiveLeafID)
 	}
@@ -297,66 +300,72 @@ func Import(ctx context.Context, db *store.DB, doc Document) (Imported, error) {
 	}
 	// The copy is "updated" now, so it shows at the top of the list.
 	sess.UpdatedAt = time.Now().UTC()
-	err := db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(&sess).Exec(ctx); err != nil {
-			return err
-		}
-		memMap := map[int64]int64{}
-		for _, m := range doc.Memories {
-			row := store.Memory{SessionID: sess.ID, Summary: m.Summary, MessageCount: m.MessageCount,
-				Level: m.Level, CreatedAt: m.CreatedAt.UTC()}
-			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+	files, all := importFiles(doc)
+	err := db.StoreFiles(all, func() error {
+		return db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			if _, err := tx.NewInsert().Model(&sess).Exec(ctx); err != nil {
 				return err
 			}
-			memMap[m.ID] = row.ID
-			for _, tag := range m.Tags {
-				if _, err := tx.NewInsert().Model(&store.MemoryTag{MemoryID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+			memMap := map[int64]int64{}
+			for _, m := range doc.Memories {
+				row := store.Memory{SessionID: sess.ID, Summary: m.Summary, MessageCount: m.MessageCount,
+					Level: m.Level, CreatedAt: m.CreatedAt.UTC()}
+				if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 					return err
 				}
-			}
-		}
-		for _, m := range doc.Memories {
-			if m.MergedInto != nil {
-				if _, err := tx.NewUpdate().Table("memories").Set("merged_into = ?", memMap[*m.MergedInto]).
-					Where("id = ?", memMap[m.ID]).Exec(ctx); err != nil {
-					return err
+				memMap[m.ID] = row.ID
+				for _, tag := range m.Tags {
+					if _, err := tx.NewInsert().Model(&store.MemoryTag{MemoryID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+						return err
+					}
 				}
 			}
-		}
-		rows := make([]store.Message, len(doc.Messages))
-		for i, m := range doc.Messages {
-			row := store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
-				Model: m.Model, PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
-				ToolActivity: string(m.ToolActivity)}
-			if len(m.Sources) > 0 {
-				b, _ := json.Marshal(m.Sources)
-				row.Sources = string(b)
+			for _, m := range doc.Memories {
+				if m.MergedInto != nil {
+					if _, err := tx.NewUpdate().Table("memories").Set("merged_into = ?", memMap[*m.MergedInto]).
+						Where("id = ?", memMap[m.ID]).Exec(ctx); err != nil {
+						return err
+					}
+				}
 			}
-			if m.ArchivedAt != nil {
-				t := m.ArchivedAt.UTC()
-				row.ArchivedAt = &t
+			rows := make([]store.Message, len(doc.Messages))
+			for i, m := range doc.Messages {
+				row := store.Message{SessionID: sess.ID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
+					Model: m.Model, PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, CreatedAt: m.CreatedAt.UTC(),
+					ToolActivity: string(m.ToolActivity)}
+				if len(m.Sources) > 0 {
+					b, _ := json.Marshal(m.Sources)
+					row.Sources = string(b)
+				}
+				if m.ArchivedAt != nil {
+					t := m.ArchivedAt.UTC()
+					row.ArchivedAt = &t
+				}
+				if m.MemoryID != nil {
+					id := memMap[*m.MemoryID]
+					row.MemoryID = &id
+				}
+				rows[i] = row
 			}
-			if m.MemoryID != nil {
-				id := memMap[*m.MemoryID]
-				row.MemoryID = &id
-			}
-			rows[i] = row
-		}
-		parents, leaf := docTree(doc)
-		if err := writeTree(ctx, tx, sess.ID, rows, parents, leaf, func(i int, row *store.Message) error {
-			for _, tag := range doc.Messages[i].Tags {
-				if _, err := tx.NewInsert().Model(&store.MessageTag{MessageID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+			parents, leaf := docTree(doc)
+			if err := writeTree(ctx, tx, sess.ID, rows, parents, leaf, func(i int, row *store.Message) error {
+				if err := store.LinkFiles(ctx, tx, row.ID, files[i]); err != nil {
 					return err
 				}
+				for _, tag := range doc.Messages[i].Tags {
+					if _, err := tx.NewInsert().Model(&store.MessageTag{MessageID: row.ID, Tag: tag, CreatedAt: row.CreatedAt}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			if doc.Place != nil {
+				return store.SetNamedPlace(ctx, tx, sess.ID, *doc.Place)
 			}
 			return nil
-		}); err != nil {
-			return err
-		}
-		if doc.Place != nil {
-			return store.SetNamedPlace(ctx, tx, sess.ID, *doc.Place)
-		}
-		return nil
+		})
 	})
 	if err != nil {
 		return Imported{}, fmt.Errorf("import session: %w", err)

@@ -63,7 +63,7 @@ func TestExportImportRoundTripKeepsTheMessageTreeAndTheSelectedBranch(t *testing
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(data, []byte(`"parentId"`)) || !bytes.Contains(data, []byte(`"activeLeafId"`)) || !bytes.Contains(data, []byte(`"version": 3`)) {
+	if !bytes.Contains(data, []byte(`"parentId"`)) || !bytes.Contains(data, []byte(`"activeLeafId"`)) || !bytes.Contains(data, []byte(`"version": 4`)) {
 		t.Fatalf("export lacks the tree:\n%s", data)
 	}
 	imp, err := ImportReader(ctx, db, bytes.NewReader(data))

@@ -34,7 +34,10 @@ func CheckContentSize(content string) error {
 // the active leaf). m becomes the active leaf when its parent was the active
 // leaf (or the session was empty), so a reply to a question the user has
 // since switched away from is stored on its branch without taking the
-// window there. InsertBranch starts a sibling instead. A reply inserted with
+// window there. InsertBranch starts a sibling instead. m.Files are stored
+// (their bytes first, content-addressed) and linked in the same
+// transaction: when it fails, nothing refers to the bytes and
+// SweepAttachments removes them. A reply inserted with
 // status streaming carries this DB's owner id (streams.go).
 func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 	if err := CheckContentSize(m.Content); err != nil {
@@ -50,6 +53,13 @@ func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = now()
 	}
+	if len(m.Files) > 0 {
+		blobMu.Lock()
+		defer blobMu.Unlock()
+		if err := d.writeFiles(m.Files); err != nil {
+			return err
+		}
+	}
 	return d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		leaf, err := activeLeaf(ctx, tx, m.SessionID)
 		if err != nil {
@@ -60,6 +70,9 @@ func (d *DB) InsertMessage(ctx context.Context, m *Message) error {
 		}
 		if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
 			return fmt.Errorf("insert message: %w", err)
+		}
+		if err := linkFiles(ctx, tx, m.ID, m.Files); err != nil {
+			return err
 		}
 		if m.ContextUsage != "" {
 			if err := saveContextUsage(ctx, tx, m.ID, m.ContextUsage); err != nil {

@@ -82,6 +82,11 @@ type Message struct {
 	// chat.ContextReport, table turn_context_usage). It is not a column of
 	// messages and is never loaded with them (GetContextUsage reads it).
 	ContextUsage string `bun:"-"`
+	// Files are the message's attachments, in order (attachments.go).
+	// Given to InsertMessage or InsertBranch, they are stored and linked
+	// in the same transaction; read only by LoadFiles (the other queries
+	// leave it nil).
+	Files []MessageFile `bun:"-"`
 }
 
 // Memory is a row of memories: the summary of archived messages (level 0) or

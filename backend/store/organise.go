@@ -241,6 +241,7 @@ func (d *DB) DeleteSessions(ctx context.Context, ids []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	d.sweepQuietly(ctx)
 	return len(ids), nil
 }
 

@@ -83,6 +83,7 @@ func (d *DB) DeleteSession(ctx context.Context, id string) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
+	d.sweepQuietly(ctx)
 	return nil
 }
 

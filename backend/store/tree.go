@@ -89,7 +89,8 @@ func setActiveLeaf(ctx context.Context, db bun.IDB, sessionID string, id int64) 
 // becomes the session's active leaf. Like InsertMessage it fills in ID and
 // CreatedAt and marks the session as updated. The parent must be a message
 // of the same session, else the error wraps ErrNotFound. A content longer
-// than MaxMessageBytes is refused, as by InsertMessage.
+// than MaxMessageBytes is refused, as by InsertMessage; m.Files are stored
+// and linked as by InsertMessage.
 func (d *DB) InsertBranch(ctx context.Context, m *Message, parentID *int64) error {
 	if err := CheckContentSize(m.Content); err != nil {
 		return err
@@ -99,6 +100,13 @@ func (d *DB) InsertBranch(ctx context.Context, m *Message, parentID *int64) erro
 	}
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = now()
+	}
+	if len(m.Files) > 0 {
+		blobMu.Lock()
+		defer blobMu.Unlock()
+		if err := d.writeFiles(m.Files); err != nil {
+			return err
+		}
 	}
 	return d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if parentID != nil {
@@ -113,6 +121,9 @@ func (d *DB) InsertBranch(ctx context.Context, m *Message, parentID *int64) erro
 		m.ParentID = parentID
 		if _, err := tx.NewInsert().Model(m).Exec(ctx); err != nil {
 			return fmt.Errorf("insert message: %w", err)
+		}
+		if err := linkFiles(ctx, tx, m.ID, m.Files); err != nil {
+			return err
 		}
 		if err := setActiveLeaf(ctx, tx, m.SessionID, m.ID); err != nil {
 			return err
@@ -230,6 +241,7 @@ var ErrAnswered = errors.New("the question has a reply")
 // message of the session and ErrAnswered when one of its replies has text
 // (or it was summarised into memory: archived) — nothing changes then.
 func (d *DB) DeleteUnanswered(ctx context.Context, sessionID string, id int64) error {
+	defer d.sweepQuietly(ctx)
 	return d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var q Message
 		if err := tx.NewSelect().Model(&q).Where("id = ? AND session_id = ? AND role = ?", id, sessionID, RoleUser).

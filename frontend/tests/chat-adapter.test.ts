@@ -46,7 +46,7 @@ describe('streamTurn', () => {
       onChunk: (d) => chunks.push(d), onSessionId, onTool,
     })
     expect(order).toEqual(['on:chat:turn:' + h.turnId, 'send'])
-    expect(ChatService.Send).toHaveBeenCalledWith({ turnId: h.turnId, sessionId: '', text: 'hi', model: '', notePageIds: [], assistantId: 0 })
+    expect(ChatService.Send).toHaveBeenCalledWith({ turnId: h.turnId, sessionId: '', text: 'hi', model: '', notePageIds: [], assistantId: 0, attachmentIds: [] })
     emit(h.turnId, { type: 'session_id', value: 's1' })
     emit(h.turnId, { type: 'chunk', value: 'a' })
     emit(h.turnId, { type: 'tool', value: { id: 'x', status: 'running' } })

@@ -115,7 +115,7 @@ describe('chat store', () => {
     const { chat } = setup()
     const turn = fakeTurn()
     expect(chat.send('  hello  ')).toBe(true)
-    expect(turn.input).toEqual({ sessionId: 's1', text: 'hello', model: 'openai/gpt-4o-mini', notePageIds: [], assistantId: 0 })
+    expect(turn.input).toEqual({ sessionId: 's1', text: 'hello', model: 'openai/gpt-4o-mini', notePageIds: [], assistantId: 0, attachmentIds: [] })
     expect(chat.isStreaming).toBe(true)
 
     turn.handlers.onChunk!('Hel')
@@ -251,7 +251,7 @@ describe('chat store', () => {
     sessions.draftModel = 'ollama/llama3.1'
     const turn = fakeTurn()
     chat.send('first message')
-    expect(turn.input).toEqual({ sessionId: '', text: 'first message', model: 'ollama/llama3.1', notePageIds: [], assistantId: 0 })
+    expect(turn.input).toEqual({ sessionId: '', text: 'first message', model: 'ollama/llama3.1', notePageIds: [], assistantId: 0, attachmentIds: [] })
     sessionsApi.list.mockResolvedValue([session('s1'), session('new1')])
     turn.handlers.onSessionId!('new1')
     await flush()

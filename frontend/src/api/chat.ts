@@ -63,6 +63,7 @@ export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnH
         model: input.model,
         notePageIds: input.notePageIds ?? [],
         assistantId: input.assistantId ?? 0,
+        attachmentIds: input.attachmentIds ?? [],
       }),
     handlers,
   )

@@ -3,8 +3,9 @@
 // progress arrives on "kb:drop:<dropId>" while the call runs.
 import * as KBService from '../../wailsjs/go/app/KBService'
 import type { kb } from '../../wailsjs/go/models'
-import { EventsOn, OnFileDrop, OnFileDropOff } from '../../wailsjs/runtime/runtime'
+import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { call } from './errors'
+import { inMessageZone, onFileDropIn } from './fileDrop'
 
 /** What a drop did (Go's kb.DropReport). */
 export type DropReport = kb.DropReport
@@ -47,20 +48,10 @@ export const chooseFiles = async (title: string): Promise<string[]> =>
 
 /**
  * Listens for files dropped on an element styled `--wails-drop-target: drop`
- * (the window's file drop, options.DragAndDrop.EnableFileDrop); returns the
- * function that stops listening. Only one listener can be active at a time.
+ * (the window's file drop, options.DragAndDrop.EnableFileDrop) anywhere but
+ * the message box (which takes its own, as attachments: api/fileDrop.ts);
+ * returns the function that stops listening.
  */
 export function onFileDrop(handler: (paths: string[]) => void): () => void {
-  try {
-    OnFileDrop((_x: number, _y: number, paths: string[]) => handler(paths ?? []), true)
-  } catch {
-    return () => {} // outside the Wails window (a plain browser) there is no file drop
-  }
-  return () => {
-    try {
-      OnFileDropOff()
-    } catch {
-      // the runtime is gone (the window is closing)
-    }
-  }
+  return onFileDropIn((el) => !inMessageZone(el), handler)
 }

@@ -76,7 +76,7 @@ export interface SettingsUpdate {
  * A stored message. `tools` is the activity of the tool calls that produced
  * a reply (null or missing for messages stored before tools existed).
  */
-export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' | 'parentId' | 'sources' | 'tags'> {
+export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' | 'parentId' | 'sources' | 'tags' | 'attachments'> {
   /** The message this one follows in the session's tree (0 or absent for a first message). */
   parentId?: number
   tools?: ToolActivity[] | null
@@ -86,7 +86,12 @@ export interface Message extends Omit<Data<app.Message>, 'tools' | 'errorInfo' |
   errorInfo?: ErrorInfo | null
   /** The automatic tags (absent or [] until the message is tagged; "tags:updated" brings them). */
   tags?: string[] | null
+  /** The files sent with the message (absent or [] when none; issue 25). */
+  attachments?: Attachment[] | null
 }
+
+/** A file attached to a stored message (Go's app.Attachment). */
+export type Attachment = Data<app.Attachment>
 export interface TurnStart extends Omit<Data<app.TurnStart>, 'userMessage'> {
   userMessage: Message
 }
@@ -100,6 +105,8 @@ export interface SendInput {
   notePageIds?: number[]
   /** A new chat's first turn: start it from this assistant (0 or absent: none). */
   assistantId?: number
+  /** Files added to the message box (AttachmentService ids), sent in this order. */
+  attachmentIds?: string[]
 }
 
 /**

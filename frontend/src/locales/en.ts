@@ -2,6 +2,7 @@ import type ja from './ja'
 import errors from './errors-en'
 import fatal from './fatal-en'
 import kbText from './kb-en'
+import attachText from './attach-en'
 import interopText from './interop-en'
 import assistantsText from './assistants-en'
 import toolsText from './tools-en'
@@ -513,6 +514,7 @@ const en: typeof ja = {
     free: 'free',
     prompt: 'System prompt and message',
     tools: 'Tool definitions (what the model may call)',
+    attachments: 'Attached files and images',
     history: 'Conversation',
     historySent: '{n} message | {n} messages',
     historyLeftOut: 'The oldest message of the conversation | The oldest {n} messages of the conversation',
@@ -537,6 +539,7 @@ const en: typeof ja = {
     },
   },
   kbDrop: kbText.kbDrop,
+  attach: attachText.attach,
   interop: interopText.interop,
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,

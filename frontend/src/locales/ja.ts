@@ -1,6 +1,7 @@
 import errors from './errors-ja'
 import fatal from './fatal-ja'
 import kbText from './kb-ja'
+import attachText from './attach-ja'
 import interopText from './interop-ja'
 import assistantsText from './assistants-ja'
 import toolsText from './tools-ja'
@@ -510,6 +511,7 @@ export default {
     free: '空き',
     prompt: 'システムプロンプトとメッセージ',
     tools: 'ツールの定義（モデルが呼び出せる機能）',
+    attachments: '添付ファイルと画像',
     history: '会話',
     historySent: '{n} 件のメッセージ',
     historyLeftOut: '古い会話 {n} 件',
@@ -534,6 +536,7 @@ export default {
     },
   },
   kbDrop: kbText.kbDrop,
+  attach: attachText.attach,
   interop: interopText.interop,
   assistants: assistantsText.assistants,
   chatSettings: assistantsText.chatSettings,

@@ -14,6 +14,8 @@ import {
   draftMessage, failedReply, fromStored, mergeTool, STREAMING, visibleMessages, type ChatMessage,
 } from '@/utils/turn'
 import { useAssistantStore } from './assistants'
+import { useAttachmentStore } from './attachments'
+import type { StagedAttachment } from '@/api/attachments'
 import { useDraftStore } from './drafts'
 import { useNotesStore } from './notes'
 import { useSessionStore } from './sessions'
@@ -37,6 +39,8 @@ export interface Turn {
   assistant: ChatMessage
   /** How it started: a sent message, or a new version (stores/branches.ts). */
   kind?: TurnKind
+  /** The files sent with the message (they go back to the box if Send fails). */
+  files?: StagedAttachment[]
 }
 
 export type TurnKind = 'send' | 'regenerate' | 'edit'
@@ -54,6 +58,8 @@ export interface TurnPlan {
   notePageIds: number[]
   /** Stored messages from this index on are hidden: the branch the new version replaces. */
   cutAt?: number
+  /** The files sent with a new message (attachments store). */
+  files?: StagedAttachment[]
   start(handlers: chatApi.TurnHandlers): TurnHandle
 }
 
@@ -210,6 +216,7 @@ export const useChatStore = defineStore('chat', () => {
         // Nothing was stored: give the text back to that chat's input box
         // (a regenerate typed nothing), and show the branch as it was.
         if (turn.kind !== 'regenerate') drafts.restore(turn.sessionId || null, turn.user.content)
+        if (turn.files?.length) useAttachmentStore().restore(turn.sessionId || null, turn.files)
         turns.value = turns.value.filter((t) => t.turnId !== turnId)
         if (turn.kind && turn.kind !== 'send' && turn.sessionId === sessions.currentId) {
           void loadMessages(turn.sessionId)
@@ -235,19 +242,24 @@ export const useChatStore = defineStore('chat', () => {
   /** Sends text in the open chat; a new chat gets its session from the backend. */
   function send(text: string): boolean {
     const body = text.trim()
-    if (!body || isStreaming.value) return false
+    const attachments = useAttachmentStore()
+    if ((!body && !attachments.list(sessions.currentId).length) || isStreaming.value) return false
     lastError.value = null
     const sessionId = sessions.currentId ?? ''
     const model = sessions.currentModel
     const notePageIds = sessionId ? [] : notes.pinsForNewChat()
     const assistantId = sessionId ? 0 : useAssistantStore().draftId
+    const files = attachments.take(sessions.currentId)
+    const attachmentIds = files.map((f) => f.id)
     return launch({
       kind: 'send',
       sessionId,
       model,
       notePageIds,
+      files,
       user: draftMessage(`live-u${keySeq + 1}`, 'user', body, model, sessionId),
-      start: (handlers) => chatApi.streamTurn({ sessionId, text: body, model, notePageIds, assistantId }, handlers),
+      start: (handlers) =>
+        chatApi.streamTurn({ sessionId, text: body, model, notePageIds, assistantId, attachmentIds }, handlers),
     })
   }
 
@@ -267,6 +279,7 @@ export const useChatStore = defineStore('chat', () => {
       user: plan.user,
       assistant: draftMessage(`live-a${n}`, 'assistant', '', model, sessionId),
       kind: plan.kind,
+      files: plan.files,
     }
     if (plan.cutAt !== undefined) stored.value = stored.value.slice(0, plan.cutAt)
     turns.value = [...turns.value, turn]
@@ -314,6 +327,7 @@ export const useChatStore = defineStore('chat', () => {
       (start) => {
         live.user.id = start.userMessage?.id ?? 0
         if (start.userMessage?.createdAt) live.user.createdAt = start.userMessage.createdAt
+        if (start.userMessage?.attachments?.length) live.user.attachments = start.userMessage.attachments
         if (start.model) live.assistant.model = start.model
         adoptSession(live, start.sessionId)
       },

@@ -46,6 +46,8 @@ export function segments(r: ContextReport): Segment[] {
   const out: Segment[] = []
   const prompt = r.prompt + r.message
   if (prompt > 0) out.push({ key: 'prompt', tokens: prompt, percent: pct(prompt, window), cut: false })
+  const attached = r.attachments ?? 0
+  if (attached > 0) out.push({ key: 'attachments', tokens: attached, percent: pct(attached, window), cut: false })
   const system = r.system ?? 0
   if (system > 0 || r.systemCut) {
     out.push({ key: 'system', tokens: system, percent: pct(system, window), cut: !!r.systemCut })

@@ -109,6 +109,32 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class Attachment {
+	    name: string;
+	    kind: string;
+	    mime: string;
+	    sha256: string;
+	    size: number;
+	    width: number;
+	    height: number;
+	    chars: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Attachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.mime = source["mime"];
+	        this.sha256 = source["sha256"];
+	        this.size = source["size"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.chars = source["chars"];
+	    }
+	}
 	export class BackupInfo {
 	    createdAt: string;
 	    appVersion: string;
@@ -885,6 +911,7 @@ export namespace app {
 	    tools: event.ToolActivity[];
 	    sources: event.Source[];
 	    parentId: number;
+	    attachments: Attachment[];
 	    siblingIds?: number[];
 	    tags: string[];
 	    unanswered?: boolean;
@@ -909,6 +936,7 @@ export namespace app {
 	        this.tools = this.convertValues(source["tools"], event.ToolActivity);
 	        this.sources = this.convertValues(source["sources"], event.Source);
 	        this.parentId = source["parentId"];
+	        this.attachments = this.convertValues(source["attachments"], Attachment);
 	        this.siblingIds = source["siblingIds"];
 	        this.tags = source["tags"];
 	        this.unanswered = source["unanswered"];
@@ -1272,6 +1300,7 @@ export namespace app {
 	    model: string;
 	    notePageIds: number[];
 	    assistantId: number;
+	    attachmentIds: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SendRequest(source);
@@ -1285,6 +1314,7 @@ export namespace app {
 	        this.model = source["model"];
 	        this.notePageIds = source["notePageIds"];
 	        this.assistantId = source["assistantId"];
+	        this.attachmentIds = source["attachmentIds"];
 	    }
 	}
 	export class SettingField {
@@ -1371,6 +1401,56 @@ export namespace app {
 	        this.fields = this.convertValues(source["fields"], SettingField);
 	        this.dataDir = source["dataDir"];
 	        this.desktop = this.convertValues(source["desktop"], DesktopStatus);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class StagedAttachment {
+	    id: string;
+	    name: string;
+	    kind: string;
+	    mime: string;
+	    size: number;
+	    width: number;
+	    height: number;
+	    chars: number;
+	    pages: number;
+	    thumbnail: string;
+	    error?: apperr.Info;
+	
+	    static createFrom(source: any = {}) {
+	        return new StagedAttachment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.mime = source["mime"];
+	        this.size = source["size"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.chars = source["chars"];
+	        this.pages = source["pages"];
+	        this.thumbnail = source["thumbnail"];
+	        this.error = this.convertValues(source["error"], apperr.Info);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1859,6 +1939,7 @@ export namespace chat {
 	    toolsSent: number;
 	    toolsLeftOut: layer.Omission[];
 	    message: number;
+	    attachments: number;
 	    layers: layer.Usage[];
 	    history: HistoryUsage;
 	    preview: boolean;
@@ -1883,6 +1964,7 @@ export namespace chat {
 	        this.toolsSent = source["toolsSent"];
 	        this.toolsLeftOut = this.convertValues(source["toolsLeftOut"], layer.Omission);
 	        this.message = source["message"];
+	        this.attachments = source["attachments"];
 	        this.layers = this.convertValues(source["layers"], layer.Usage);
 	        this.history = this.convertValues(source["history"], HistoryUsage);
 	        this.preview = source["preview"];

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"playchat/backend/llm/llmtest"
+)
+
+func TestAskAttachSendsEachFileWithTheMessage(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	env := testEnv(t, srv)
+	dir := t.TempDir()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 3000, 100))); err != nil {
+		t.Fatal(err)
+	}
+	img, doc := filepath.Join(dir, "wide.png"), filepath.Join(dir, "data.csv")
+	if err := os.WriteFile(img, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(doc, []byte("a,b\n1,2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, env, "", "ask", "--attach", img, "--attach", doc, "what is in these?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	msgs := srv.ChatRequests()[0].Messages
+	parts := msgs[len(msgs)-1].MultiContent
+	if len(parts) != 3 || parts[0].Text != "what is in these?" || !strings.Contains(parts[1].Text, `name="data.csv" type="text/csv"`) ||
+		parts[2].ImageURL == nil || !strings.HasPrefix(parts[2].ImageURL.URL, "data:image/png;base64,") {
+		t.Fatalf("parts %+v", parts)
+	}
+
+	// A file that cannot be attached stops the command before anything is stored.
+	bin := filepath.Join(dir, "a.bin")
+	if err := os.WriteFile(bin, []byte{0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, env, "", "ask", "--attach", bin, "and this?")
+	if r.code == 0 || !strings.Contains(r.stderr, "a.bin") || len(srv.ChatRequests()) != 1 {
+		t.Fatalf("a binary file: exit %d, %s", r.code, r.stderr)
+	}
+}

@@ -1,0 +1,52 @@
+// The attachments adapter (AttachmentService, issue 25): files added to the
+// message box are prepared by Go at once and wait there under an id until
+// the message is sent with them (SendInput.attachmentIds) or removed.
+import * as AttachmentService from '../../wailsjs/go/app/AttachmentService'
+import type { app } from '../../wailsjs/go/models'
+import { call } from './errors'
+import type { ErrorInfo } from './errors'
+
+/** A file added to the message box: taken (`id` set) or refused (`error` says why). */
+export interface StagedAttachment extends Omit<app.StagedAttachment, 'error' | 'convertValues'> {
+  error?: ErrorInfo | null
+}
+
+/** Whether a model takes images: 'yes', 'no' (warn before sending) or 'unknown'. */
+export type TakesImages = 'yes' | 'no' | 'unknown'
+
+/** Shows the system's file picker; the chosen files, each taken or refused (none: cancelled). */
+export const choose = async (title: string): Promise<StagedAttachment[]> =>
+  (await call(() => AttachmentService.Choose(title))) ?? []
+
+/** Adds files by their absolute paths (dropped from a file manager). */
+export const addFiles = async (paths: string[]): Promise<StagedAttachment[]> =>
+  (await call(() => AttachmentService.AddFiles(paths))) ?? []
+
+/** Adds a file the page holds (a pasted image), its bytes as base64. */
+export const addData = (name: string, base64: string): Promise<StagedAttachment> =>
+  call(() => AttachmentService.AddData(name, base64))
+
+/** Forgets files added but not sent. */
+export const discard = (ids: string[]): Promise<void> => call(() => AttachmentService.Discard(ids))
+
+/** A stored attachment's bytes as a data URL (by its SHA-256). */
+export const dataURL = (sha256: string): Promise<string> => call(() => AttachmentService.DataURL(sha256))
+
+/** Whether `model` ("provider/model") is known to take images. */
+export async function takesImages(model: string): Promise<TakesImages> {
+  const v = await call(() => AttachmentService.TakesImages(model))
+  return v === 'yes' || v === 'no' ? v : 'unknown'
+}
+
+/** Reads a File (a pasted or dropped image) as standard base64, without the data: prefix. */
+export function fileToBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader()
+    r.onload = () => {
+      const s = String(r.result ?? '')
+      resolve(s.slice(s.indexOf(',') + 1))
+    }
+    r.onerror = () => reject(r.error ?? new Error('read failed'))
+    r.readAsDataURL(file)
+  })
+}
