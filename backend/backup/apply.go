@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"playchat/backend/config"
@@ -101,6 +102,17 @@ func ApplyStagedDB(ctx context.Context, dataDir string) (*Pending, error) {
 		if err := moveIfExists(newMCP, mcpPath); err != nil {
 			return nil, err
 		}
+	}
+	// The attachment files are the archive's: the current folder goes to
+	// the safety folder with the database that refers to it (the start's
+	// sweep would otherwise remove files the restored database does not
+	// name), and the archive's files, if any, take its place.
+	attPath := filepath.Join(dataDir, store.AttachmentsDir)
+	if err := moveIfExists(attPath, filepath.Join(p.Safety, store.AttachmentsDir)); err != nil {
+		return nil, err
+	}
+	if err := moveIfExists(filepath.Join(staged, strings.TrimSuffix(attPrefix, "/")), attPath); err != nil {
+		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(staged, appliedMark), []byte(p.Safety), 0o600); err != nil {
 		return nil, err

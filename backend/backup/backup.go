@@ -37,10 +37,11 @@ import (
 
 // Format and Version identify an archive; an archive of a higher Version
 // is refused (BackupNewer). Version 2 added the MCP configuration entry
-// (mcp.go); version 1 archives restore as before.
+// (mcp.go), version 3 the attachment files (attachments/<sha[:2]>/<sha>,
+// those the database copy refers to); older archives restore as before.
 const (
 	Format  = "playchat-backup"
-	Version = 2
+	Version = 3
 )
 
 // Archive entry names.
@@ -49,8 +50,11 @@ const (
 	manifestName = "manifest.json"
 	dbEntry      = "db/playchat.db"
 	kbPrefix     = "kb/"
-	envEntry     = "env/.env"
-	mcpEntry     = "mcp/mcp_servers.json"
+	// attPrefix holds the attachment files the database copy refers to, as
+	// attachments/<sha[:2]>/<sha> under the data dir (store.AttachmentsDir).
+	attPrefix = "attachments/"
+	envEntry  = "env/.env"
+	mcpEntry  = "mcp/mcp_servers.json"
 )
 
 // Extensions of archive files: plain, and encrypted with age.

@@ -131,7 +131,8 @@ func create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 	}
 	m := Manifest{Header: Header{Format: Format, Version: Version, AppVersion: src.AppVersion,
 		CreatedAt: o.now(), Secrets: o.IncludeSecrets}}
-	if m.Schema, m.Counts, err = prepareCopy(ctx, dbCopy, o.IncludeSecrets); err != nil {
+	var attachments []string
+	if m.Schema, m.Counts, attachments, err = prepareCopy(ctx, dbCopy, o.IncludeSecrets); err != nil {
 		return Manifest{}, err
 	}
 	kbFiles, err := listKB(src.KBDir)
@@ -159,6 +160,12 @@ func create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 	total = st.Size()
 	for _, f := range kbFiles {
 		total += f.Size
+	}
+	attDir := filepath.Join(src.DataDir, store.AttachmentsDir)
+	for _, sha := range attachments {
+		if st, err := os.Stat(filepath.Join(attDir, sha[:2], sha)); err == nil {
+			total += st.Size()
+		}
 	}
 	pw := &progressWriter{fn: o.Progress, total: total}
 	pace := &pacer{busy: src.Busy}
@@ -226,6 +233,20 @@ func create(ctx context.Context, src Source, w io.Writer, o CreateOptions) (Mani
 			return Manifest{}, err
 		}
 	}
+	// The files of the attachments the copy refers to (an attachment added
+	// after the copy was taken is not in it, so neither is its file).
+	for _, sha := range attachments {
+		err := readInto(&doc, filepath.Join(attDir, sha[:2], sha))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a missing file stays missing (the chat shows a note for it)
+		}
+		if err != nil {
+			return Manifest{}, err
+		}
+		if err := add(attPrefix+sha[:2]+"/"+sha, bytes.NewReader(doc.Bytes()), int64(doc.Len()), m.CreatedAt); err != nil {
+			return Manifest{}, err
+		}
+	}
 	if hasEnv {
 		if err := add(envEntry, strings.NewReader(string(env)), int64(len(env)), m.CreatedAt); err != nil {
 			return Manifest{}, err
@@ -276,16 +297,16 @@ func writeBytes(tw *tar.Writer, name string, data []byte, mod time.Time) error {
 
 // prepareCopy removes the secrets from the database copy (unless kept) and
 // reads its schema and row counts.
-func prepareCopy(ctx context.Context, path string, keepSecrets bool) (schema string, counts map[string]int64, err error) {
+func prepareCopy(ctx context.Context, path string, keepSecrets bool) (schema string, counts map[string]int64, attachments []string, err error) {
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	if !keepSecrets {
 		if err := stripSecrets(ctx, db); err != nil {
-			return "", nil, fmt.Errorf("remove the secrets from the copy: %w", err)
+			return "", nil, nil, fmt.Errorf("remove the secrets from the copy: %w", err)
 		}
 	}
 	_ = db.QueryRowContext(ctx, `SELECT coalesce(max(name), '') FROM bun_migrations`).Scan(&schema)
@@ -296,7 +317,37 @@ func prepareCopy(ctx context.Context, path string, keepSecrets bool) (schema str
 			counts[t] = n
 		}
 	}
-	return schema, counts, nil
+	// A database from before attachments has no such table: none.
+	if rows, err := db.QueryContext(ctx, `SELECT sha256 FROM attachments ORDER BY sha256`); err == nil {
+		defer rows.Close()
+		for rows.Next() {
+			var sha string
+			if err := rows.Scan(&sha); err != nil {
+				return "", nil, nil, err
+			}
+			if validSHA(sha) {
+				attachments = append(attachments, sha)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	return schema, counts, attachments, nil
+}
+
+// validSHA reports whether s is a lower-case hex SHA-256 (the name of an
+// attachment's file).
+func validSHA(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // stripSecrets deletes every secret setting and masks URL credentials in

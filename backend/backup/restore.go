@@ -269,6 +269,10 @@ func validEntry(name string) bool {
 	if name == dbEntry || name == envEntry || name == mcpEntry {
 		return true
 	}
+	if rel, ok := strings.CutPrefix(name, attPrefix); ok {
+		dir, sha, ok := strings.Cut(rel, "/")
+		return ok && validSHA(sha) && dir == sha[:2]
+	}
 	rel, ok := strings.CutPrefix(name, kbPrefix)
 	return ok && rel != "" && path.Clean(rel) == rel && filepath.IsLocal(filepath.FromSlash(rel)) && !strings.Contains(rel, "\\")
 }
