@@ -136,10 +136,5 @@ func (s *OrganiseService) DeleteMany(ids []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, id := range ids {
-		c.Chat.StopSession(ctx, id)
-	}
-	return c.DB.DeleteSessions(context.Background(), ids)
+	return c.Chat.DeleteSessions(context.Background(), ids)
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"time"
 
 	"playchat/backend/atomicfile"
 	"playchat/backend/session"
@@ -75,10 +74,8 @@ func (s *SessionService) Delete(id string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c.Chat.StopSession(ctx, id)
-	return c.DB.DeleteSession(context.Background(), id)
+	_, err = c.Chat.DeleteSessions(context.Background(), []string{id})
+	return err
 }
 
 // Messages returns the messages of the session's selected branch, archived

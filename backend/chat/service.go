@@ -410,6 +410,24 @@ func (s *Service) StopSession(ctx context.Context, sessionID string) {
 	s.stopWhere(ctx, func(t *Turn) bool { return t.SessionID == sessionID })
 }
 
+// StopWait bounds how long DeleteSessions waits for the sessions' running
+// turns to store their partial replies before it deletes anyway.
+const StopWait = 10 * time.Second
+
+// DeleteSessions deletes sessions with their messages, memories and
+// attachment links: the turns running in them are stopped first (waiting
+// up to StopWait for their partial replies), so no turn writes into a
+// deleted session. It returns how many were deleted; an unknown id deletes
+// nothing (store.DB.DeleteSessions checks every id first).
+func (s *Service) DeleteSessions(ctx context.Context, ids []string) (int, error) {
+	stop, cancel := context.WithTimeout(ctx, StopWait)
+	defer cancel()
+	for _, id := range ids {
+		s.StopSession(stop, id)
+	}
+	return s.db.DeleteSessions(ctx, ids)
+}
+
 // Running reports the number of turns in flight.
 func (s *Service) Running() int {
 	s.mu.Lock()

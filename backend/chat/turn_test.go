@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -376,14 +377,30 @@ func TestDeletingASessionStopsItsTurnFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-started
-	c.Chat.StopSession(ctx, tr.SessionID)
-	if c.Chat.Running() != 0 {
-		t.Fatal("StopSession returned while the turn still runs")
+	if n, err := c.Chat.DeleteSessions(ctx, []string{tr.SessionID}); err != nil || n != 1 {
+		t.Fatalf("DeleteSessions = %d, %v", n, err)
 	}
-	if err := c.DB.DeleteSession(ctx, tr.SessionID); err != nil {
-		t.Fatal(err)
+	if c.Chat.Running() != 0 {
+		t.Fatal("DeleteSessions returned while the turn still runs")
 	}
 	if r := tr.Wait(); !r.Stopped {
 		t.Fatalf("turn result = %+v", r)
+	}
+	// The stopped turn wrote nothing after the delete.
+	var left int
+	if err := c.DB.Bun().NewRaw("SELECT count(*) FROM messages WHERE session_id = ?", tr.SessionID).Scan(ctx, &left); err != nil || left != 0 {
+		t.Fatalf("messages left in the deleted session: %d (%v)", left, err)
+	}
+	// An unknown id deletes nothing, the others included.
+	keep, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "残して"}, event.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep.Wait()
+	if _, err := c.Chat.DeleteSessions(ctx, []string{keep.SessionID, "no-such-session"}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("DeleteSessions with an unknown id = %v, want ErrNotFound", err)
+	}
+	if _, err := c.DB.GetSession(ctx, keep.SessionID); err != nil {
+		t.Fatalf("the known session went with the refused delete: %v", err)
 	}
 }
