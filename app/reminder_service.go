@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"playchat/backend/core"
@@ -110,39 +109,15 @@ func (s *ReminderService) List() (ReminderList, error) {
 	if err != nil {
 		return ReminderList{}, err
 	}
-	out := ReminderList{Upcoming: []ReminderItem{}, Past: []ReminderItem{}, Zone: c.Reminders.Zone().String()}
-	var past []reminders.Reminder
-	for _, r := range rs {
-		if r.Unseen() {
-			out.Unseen++
-		}
-		if r.Active() {
-			out.Upcoming = append(out.Upcoming, toReminderItem(r))
-		} else {
-			past = append(past, r)
-		}
+	split := reminders.SplitList(rs, MaxPastReminders)
+	out := ReminderList{Upcoming: []ReminderItem{}, Past: []ReminderItem{}, Zone: c.Reminders.Zone().String(), Unseen: split.Unseen}
+	for _, r := range split.Upcoming {
+		out.Upcoming = append(out.Upcoming, toReminderItem(r))
 	}
-	sort.SliceStable(past, func(i, j int) bool { return lastEvent(past[i]).After(lastEvent(past[j])) })
-	if len(past) > MaxPastReminders {
-		past = past[:MaxPastReminders]
-	}
-	for _, r := range past {
+	for _, r := range split.Past {
 		out.Past = append(out.Past, toReminderItem(r))
 	}
 	return out, nil
-}
-
-// lastEvent is when a past reminder last changed state.
-func lastEvent(r reminders.Reminder) time.Time {
-	switch {
-	case r.CancelledAt != nil:
-		return *r.CancelledAt
-	case r.NotifiedAt != nil:
-		return *r.NotifiedAt
-	case r.UpdatedAt != nil:
-		return *r.UpdatedAt
-	}
-	return r.DueAt
 }
 
 // Create adds a reminder set by hand.
