@@ -34,24 +34,7 @@ shot 00-start
 # 1. Drag the wide PNG from a "file manager" onto the message box.
 spawn "$WORK/drag.out" "$ROOT/scripts/dragsource.py" $((WX + WW - 160)) $((WY + 80)) files "file://$SRC/red-wide.png"
 DRAG=$SPAWNED
-for _ in $(seq 300); do grep -q DRAGSOURCE_READY "$WORK/drag.out" && break; sleep 0.1; done
-read -r _ sx sy sw sh < <(grep DRAGSOURCE_READY "$WORK/drag.out") || fail "the drag source did not start"
-sx=$((sx + sw / 2)) sy=$((sy + sh / 2))
-tx=$((WX + WW * 2 / 5)) ty=$((WY + WH - 60))
-for attempt in 1 2 3; do
-  xdotool mousemove "$sx" "$sy"
-  sleep 0.3
-  xdotool mousedown 1
-  for i in $(seq 1 20); do
-    xdotool mousemove $((sx + (tx - sx) * i / 20)) $((sy + (ty - sy) * i / 20))
-    sleep 0.05
-  done
-  sleep 0.5
-  grep -q DRAGSOURCE_BEGIN "$WORK/drag.out" && break
-  xdotool mouseup 1
-  sleep 0.5
-done
-grep -q DRAGSOURCE_BEGIN "$WORK/drag.out" || fail "no drag started from the drag source"
+drag_gesture 01-drop $((WX + WW * 2 / 5)) $((WY + WH - 60))
 shot 01-dragging
 xdotool mouseup 1
 for _ in $(seq 100); do grep -q DRAGSOURCE_END "$WORK/drag.out" && break; sleep 0.1; done

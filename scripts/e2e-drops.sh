@@ -59,29 +59,8 @@ drop() {
   local name=$1 kind=$2 tx=$3 ty=$4
   shift 4
   spawn "$WORK/drag.out" "$ROOT/scripts/dragsource.py" $((WX + WW - 140)) $((WY + WH - 26)) "$kind" "$@"
-  local pid=$SPAWNED sx sy sw sh i attempt
-  # A GTK program can take seconds to start on a busy machine.
-  for _ in $(seq 300); do grep -q DRAGSOURCE_READY "$WORK/drag.out" && break; sleep 0.1; done
-  read -r _ sx sy sw sh < <(grep DRAGSOURCE_READY "$WORK/drag.out") || fail "the drag source did not start"
-  sx=$((sx + sw / 2)) sy=$((sy + sh / 2))
-  # A press that reaches the source before it is ready starts no drag (the
-  # source prints DRAGSOURCE_BEGIN when one starts): the gesture is made
-  # again then, at most 3 times.
-  for attempt in 1 2 3; do
-    xdotool mousemove "$sx" "$sy"
-    sleep 0.3
-    xdotool mousedown 1
-    for i in $(seq 1 20); do
-      xdotool mousemove $((sx + (tx - sx) * i / 20)) $((sy + (ty - sy) * i / 20))
-      sleep 0.05
-    done
-    sleep 0.5
-    grep -q DRAGSOURCE_BEGIN "$WORK/drag.out" && break
-    xdotool mouseup 1
-    echo "e2e: $name: no drag started (attempt $attempt); again"
-    sleep 0.5
-  done
-  grep -q DRAGSOURCE_BEGIN "$WORK/drag.out" || fail "$name: no drag started from the drag source"
+  local pid=$SPAWNED
+  drag_gesture "$name" "$tx" "$ty"
   shot "$name-over"
   xdotool mouseup 1
   for _ in $(seq 100); do grep -q DRAGSOURCE_END "$WORK/drag.out" && break; sleep 0.1; done

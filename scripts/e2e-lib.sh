@@ -180,6 +180,35 @@ click_screen() {
 # shot NAME: a screenshot of the screen into $ART/NAME.png.
 shot() { import -window root "$ART/$1.png"; }
 
+# drag_gesture NAME TX TY: with scripts/dragsource.py started (spawned with
+# its output in $WORK/drag.out), presses on its button and moves the pointer
+# to screen TX TY with real pointer events, leaving the button down (the
+# caller releases it: xdotool mouseup 1). A GTK program can take seconds to
+# start on a busy machine, and a press that reaches the source before it is
+# ready starts no drag (the source prints DRAGSOURCE_BEGIN when one does):
+# the gesture is made again then, at most 3 times.
+drag_gesture() {
+  local name=$1 tx=$2 ty=$3 sx sy sw sh i attempt
+  for _ in $(seq 300); do grep -q DRAGSOURCE_READY "$WORK/drag.out" && break; sleep 0.1; done
+  read -r _ sx sy sw sh < <(grep DRAGSOURCE_READY "$WORK/drag.out") || fail "$name: the drag source did not start"
+  sx=$((sx + sw / 2)) sy=$((sy + sh / 2))
+  for attempt in 1 2 3; do
+    xdotool mousemove "$sx" "$sy"
+    sleep 0.3
+    xdotool mousedown 1
+    for i in $(seq 1 20); do
+      xdotool mousemove $((sx + (tx - sx) * i / 20)) $((sy + (ty - sy) * i / 20))
+      sleep 0.05
+    done
+    sleep 0.5
+    grep -q DRAGSOURCE_BEGIN "$WORK/drag.out" && return 0
+    xdotool mouseup 1
+    echo "e2e: $name: no drag started (attempt $attempt); again"
+    sleep 0.5
+  done
+  fail "$name: no drag started from the drag source"
+}
+
 # ocr IMAGE [WORD…]: writes the words seen in IMAGE to $WORK/ocr.tsv (word,
 # x, y, w, h in screen pixels) and $WORK/ocr.txt. Two passes are merged:
 # plain grey reads dark and coloured text best, a thresholded pass reads grey
