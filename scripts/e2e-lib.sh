@@ -103,8 +103,23 @@ start_fake() {
 }
 
 # start_app: runs the app against the fake server; sets APP_PID and WID.
+# wait_display: returns once the X display ($DISPLAY) takes a connection
+# (at most 10 s). xvfb-run starts the script when Xvfb has signalled it is
+# ready, but a start right after the previous script's server went away
+# has failed to open the display once ("failed to init GTK"): the app then
+# exited at start-up and the test failed for the harness's sake.
+wait_display() {
+  local i
+  for i in $(seq 100); do
+    /usr/bin/python3 -c 'from Xlib import display; display.Display().close()' 2>/dev/null && return 0
+    sleep 0.1
+  done
+  fail "the X display $DISPLAY does not take connections"
+}
+
 start_app() {
   export PLAYCHAT_DATA_DIR=$WORK/data OPENAI_BASE_URL=$URL DEFAULT_MODEL=openai/e2e-model
+  wait_display
   # WebKit keeps localStorage (the UI language choice, panel widths) under
   # the XDG dirs: give the app fresh ones so no earlier run leaks in.
   XDG_DATA_HOME=$WORK/xdg/data XDG_CACHE_HOME=$WORK/xdg/cache XDG_CONFIG_HOME=$WORK/xdg/config \
@@ -115,7 +130,16 @@ start_app() {
     # GTK also maps a 10x10 leader window with the same name: take the visible one.
     WID=$(xdotool search --onlyvisible --name '^playchat$' 2>/dev/null | tail -1 || true)
     [ -n "$WID" ] && break
-    kill -0 "$APP_PID" 2>/dev/null || fail "the app exited at start-up"
+    if ! kill -0 "$APP_PID" 2>/dev/null; then
+      # The display refused the app (see wait_display): once more, after
+      # the display answers again; any other exit is the app's failure.
+      if [ -z "${START_RETRIED:-}" ] && grep -q "the display could not be opened" "$WORK/app.log" 2>/dev/null; then
+        echo "e2e: note: the display refused the app at start-up; starting it again" >&2
+        START_RETRIED=1 start_app
+        return
+      fi
+      fail "the app exited at start-up"
+    fi
     sleep 0.2
   done
   [ -n "$WID" ] || fail "no playchat window appeared"
