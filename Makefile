@@ -85,14 +85,16 @@ fakellm:
 	go build -o build/bin/fakellm ./backend/llm/llmtest/cmd/fakellm
 
 ## e2e-tools: the stand-ins the end-to-end scripts talk to: the fake model,
-## a fake SearXNG, a fake notification server, a fake tray host, a fake Discord
-## and a small stdio MCP server (the user's own server of e2e-mcptools)
+## a fake SearXNG, a fake notification server, a fake tray host, a fake Discord,
+## a small stdio MCP server (the user's own server of e2e-mcptools) and the
+## generator of long sessions (gensession, built once instead of a go run each)
 e2e-tools: fakellm
 	go build -o build/bin/fakesearch ./backend/websearch/websearchtest/cmd/fakesearch
 	go build -o build/bin/fakediscord ./backend/discord/discordtest/cmd/fakediscord
 	go build -o build/bin/fakenotify ./scripts/fakenotify
 	go build -o build/bin/trayprobe ./backend/tray/trayprobe
 	go build -o build/bin/fakemcp ./backend/mcpclient/mcptest/cmd/fakemcp
+	go build -o build/bin/gensession ./scripts/gensession
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake
 ## server, in two lanes side by side (see test). Lane 1 (e2e-lane1): main
@@ -105,9 +107,9 @@ e2e-tools: fakellm
 ## is deleted, playchat mcp with the TypeScript MCP SDK, a user's MCP server
 ## pasted into Settings → Tools (MCP) and called (with an approval) in a chat,
 ## playchat serve with the openai npm package, failures and resends,
-## recovered panics and the header self-tests.
+## kill -9 mid-reply, recovered panics and the header self-tests.
 ## Lane 2 (e2e-lane2, displays from :150): 1 MiB replies opened, shown whole
-## and left, a 200-turn soak, kill -9 mid-reply, the Discord bot and a chat
+## and left, a 200-turn soak, the Discord bot and a chat
 ## printed to PDF through the print dialog; under
 ## test also the packages. (The lanes hold about the same time: see
 ## scripts/timings.sh. The steps are bound by the CPU — its column is close
@@ -133,13 +135,13 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-mcp.sh
 	$(T) scripts/e2e-mcptools.sh
 	$(T) scripts/e2e-failures.sh
+	$(T) scripts/e2e-crash.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) FAKELLM_BIN=$(CURDIR)/build/bin/fakellm scripts/e2e-api.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -n "$${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing|TestTheHeader' -v .
 
 e2e-lane2: $(E2E_DEPS)
 	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-long.sh
 	E2E_DISPLAY_FROM=150 SOAK_ANON_MAX=$(SOAK_ANON_MAX) $(T) scripts/soak.sh $(SOAK_TURNS)
-	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-crash.sh
 	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-discord.sh
 	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-print.sh
 

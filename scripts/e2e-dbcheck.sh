@@ -24,7 +24,7 @@ echo '[]' >"$WORK/script.json"
 start_fake "$WORK/script.json" -reply "never asked"
 # A data dir with a 400-message chat (about 1 MB), every change checkpointed
 # into the file.
-go run "$ROOT/scripts/gensession" -n 400 >"$WORK/long.json"
+"$ROOT/build/bin/gensession" -n 400 >"$WORK/long.json"
 PLAYCHAT_DATA_DIR=$WORK/data "$BIN" sessions import "$WORK/long.json" >/dev/null || fail "could not build the data dir"
 cp "$DB" "$WORK/good.db"
 

@@ -38,10 +38,10 @@ MiB=1048576
 export PLAYCHAT_DATA_DIR=$WORK/data
 
 # ---- the limit on an import (no window) -------------------------------------
-(cd "$ROOT" && go run ./scripts/gensession -n 2 -title "LONGREPLY" -long-bytes $MiB -long-kind mixed) >"$WORK/long.json"
-(cd "$ROOT" && go run ./scripts/gensession -n 2 -title "LONGCODE" -long-bytes $MiB -long-kind code) >"$WORK/code.json"
-(cd "$ROOT" && go run ./scripts/gensession -n 2 -title "LONGPARAS" -long-bytes $MiB -long-kind paragraphs) >"$WORK/paras.json"
-(cd "$ROOT" && go run ./scripts/gensession -n 2 -title "TOOBIG" -long-bytes $((10 * MiB)) -long-kind paragraphs) >"$WORK/big.json"
+"$ROOT/build/bin/gensession" -n 2 -title "LONGREPLY" -long-bytes $MiB -long-kind mixed >"$WORK/long.json"
+"$ROOT/build/bin/gensession" -n 2 -title "LONGCODE" -long-bytes $MiB -long-kind code >"$WORK/code.json"
+"$ROOT/build/bin/gensession" -n 2 -title "LONGPARAS" -long-bytes $MiB -long-kind paragraphs >"$WORK/paras.json"
+"$ROOT/build/bin/gensession" -n 2 -title "TOOBIG" -long-bytes $((10 * MiB)) -long-kind paragraphs >"$WORK/big.json"
 "$BIN" sessions import "$WORK/code.json" >/dev/null 2>&1 || fail "the session with a 1 MiB code block was refused"
 "$BIN" sessions import "$WORK/paras.json" >/dev/null 2>&1 || fail "the session with 1 MiB of paragraphs was refused"
 "$BIN" sessions import "$WORK/long.json" >/dev/null 2>&1 || fail "the session with a 1 MiB reply was refused"
