@@ -1,12 +1,12 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
+
+	"playchat/internal/procstat"
 )
 
 // killWebProcess kills (SIGKILL, as a crash would end it) the web process
@@ -31,15 +31,12 @@ func childNamed(parent int, comm string) (int, error) {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
+		st, err := procstat.Read(pid)
+		if err != nil || st.PPID != parent {
 			continue
 		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
-		fields := strings.Fields(rest)
-		name, _ := os.ReadFile("/proc/" + e.Name() + "/comm")
-		if len(fields) > 1 && fields[1] == strconv.Itoa(parent) && strings.TrimSpace(string(name)) == comm {
+		// comm in /proc/PID/stat is the same 15 bytes as /proc/PID/comm.
+		if st.Comm == comm {
 			return pid, nil
 		}
 	}

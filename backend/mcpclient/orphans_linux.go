@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"playchat/internal/procstat"
 )
 
 // ownerEnv marks every process a stdio server starts (and, by inheritance,
@@ -36,23 +38,10 @@ func pidNamespace() string {
 }
 
 // startTicks reads a process's start time (clock ticks since boot) from
-// /proc/PID/stat. The command name in field 2 may hold spaces and
-// parentheses, so the fields are counted from its last ')'.
+// /proc/PID/stat.
 func startTicks(pid int) (uint64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	f := strings.Fields(string(b[i+1:]))
-	// f[0] is field 3 (state); field 22 (starttime) is f[19].
-	if len(f) < 20 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
-	}
-	return strconv.ParseUint(f[19], 10, 64)
+	st, err := procstat.Read(pid)
+	return st.StartTicks, err
 }
 
 // ownerAlive reports whether mark ("PID:START:NS") names a running
