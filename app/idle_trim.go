@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
 // Once the window has gone quiet — IdleTrimDelay after the last turn ended
@@ -19,7 +21,8 @@ const (
 
 // idleTrim runs its func once delay has passed without a poke, and at
 // most once per interval: each poke moves a pending run to delay after
-// it, unless the interval holds the run later anyway.
+// it, unless the interval holds the run later anyway. clock is the time
+// source (nil: the real clock; tests pass clockwork's fake one).
 type idleTrim struct {
 	mu       sync.Mutex
 	pending  bool
@@ -27,8 +30,16 @@ type idleTrim struct {
 	delay    time.Duration
 	interval time.Duration
 	run      func()
+	clock    clockwork.Clock
 	stopped  bool
-	timer    *time.Timer
+	timer    clockwork.Timer
+}
+
+func (t *idleTrim) clockOrReal() clockwork.Clock {
+	if t.clock == nil {
+		t.clock = clockwork.NewRealClock()
+	}
+	return t.clock
 }
 
 func (t *idleTrim) poke() {
@@ -40,24 +51,25 @@ func (t *idleTrim) poke() {
 	if t.stopped {
 		return
 	}
+	clock := t.clockOrReal()
 	if t.pending {
-		if t.last.Add(t.interval).Before(time.Now().Add(t.delay)) {
+		if t.last.Add(t.interval).Before(clock.Now().Add(t.delay)) {
 			t.timer.Reset(t.delay)
 		}
 		return
 	}
-	now := time.Now()
+	now := clock.Now()
 	at := now.Add(t.delay)
 	if next := t.last.Add(t.interval); next.After(at) {
 		at = next
 	}
 	t.pending = true
-	t.timer = time.AfterFunc(at.Sub(now), func() {
+	t.timer = clock.AfterFunc(at.Sub(now), func() {
 		t.mu.Lock()
 		stopped := t.stopped
 		// A poke from here on schedules the next run, an interval on.
 		t.pending = false
-		t.last = time.Now()
+		t.last = clock.Now()
 		t.mu.Unlock()
 		if !stopped {
 			t.run()
