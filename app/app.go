@@ -205,13 +205,18 @@ func (a *App) Shutdown(ctx context.Context) {
 	a.stopDesktop() // last: the tray closes the shared session bus connection
 }
 
-// Services returns every bound service, for options.App.Bind.
+// Services returns every bound service, for options.App.Bind; with
+// SelfTestEnv set also the SelfTestService.
 func (a *App) Services() []any {
-	return []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
+	services := []any{&ChatService{a}, &SessionService{a}, &MemoryService{a}, &LogService{a},
 		&SettingsService{a}, &ModelService{a}, &SystemService{a}, &NotesService{a}, &KBService{a},
 		&WebSearchService{a}, &KnowledgeService{a}, &ReminderService{a}, &DiscordService{a}, &DraftService{a},
 		&InteropService{a}, &ToolsService{a}, &AssistantService{a}, &BackupService{a}, &OrganiseService{a},
 		&AttachmentService{a}}
+	if a.selfTest() != "" {
+		services = append(services, &SelfTestService{a})
+	}
+	return services
 }
 
 // startWait bounds how long Shutdown waits for a Startup still running

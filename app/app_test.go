@@ -147,3 +147,22 @@ func TestKBTreeAndSearchOverTheSeededGuide(t *testing.T) {
 		t.Fatal("a path outside the knowledge base was read")
 	}
 }
+
+// The self-test hooks are bound only in a process started for a self-test
+// (issue 28): a normal start's API, and the generated bindings, lack them.
+func TestSelfTestServiceIsBoundOnlyForASelfTest(t *testing.T) {
+	bound := func(a *App) bool {
+		for _, s := range a.Services() {
+			if _, ok := s.(*SelfTestService); ok {
+				return true
+			}
+		}
+		return false
+	}
+	if bound(New(core.Options{DataDir: t.TempDir()})) {
+		t.Fatal("a normal start binds the SelfTestService")
+	}
+	if !bound(New(core.Options{DataDir: t.TempDir(), Environ: []string{SelfTestEnv + "=header"}})) {
+		t.Fatal("a self-test start does not bind the SelfTestService")
+	}
+}

@@ -57,7 +57,7 @@ func (a *App) env(name string) string {
 }
 
 // runSelfTest runs the "panic" self-test: the page calls
-// SystemService.SelfTestPanic through the real bridge, twice, a few seconds
+// SelfTestService.SelfTestPanic through the real bridge, twice, a few seconds
 // apart (so JavaScriptCore has installed its handlers), then a normal bound
 // call (SelfTestReport) must still reach Go.
 func (a *App) runSelfTest(ctx context.Context, name string) {
@@ -103,10 +103,10 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 	// never settled, so the page proves it is alive with a second call.
 	for range 2 {
 		time.Sleep(2 * time.Second)
-		runtime.WindowExecJS(ctx, `window.go.app.SystemService.SelfTestPanic()`)
+		runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestPanic()`)
 	}
 	time.Sleep(time.Second)
-	runtime.WindowExecJS(ctx, `window.go.app.SystemService.SelfTestReport("the bridge answers after 2 panics")`)
+	runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestReport("the bridge answers after 2 panics")`)
 	select {
 	case msg := <-a.selfTestReports:
 		fmt.Fprintf(os.Stdout, "selftest: panic recovered (%s)\n", msg)
@@ -116,10 +116,16 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 	a.quit(ctx) // a quit, not a close: never hidden to the tray
 }
 
+// SelfTestService is the page's side of the self-tests. It is bound only
+// in a process started with SelfTestEnv set (see App.Services), so it is
+// not part of the API of a normal start nor of the generated bindings: the
+// self-tests' own scripts call it as window.go.app.SelfTestService.
+type SelfTestService struct{ app *App }
+
 // SelfTestPanic panics with a nil-pointer dereference (a SIGSEGV inside Go)
 // when the process runs the "panic" self-test (see SelfTestEnv); otherwise
 // it returns an error and does nothing.
-func (s *SystemService) SelfTestPanic() error {
+func (s *SelfTestService) SelfTestPanic() error {
 	if s.app.selfTest() != "panic" {
 		return fmt.Errorf("not in self-test mode")
 	}
@@ -129,7 +135,7 @@ func (s *SystemService) SelfTestPanic() error {
 
 // SelfTestReport is called by the page after the self-test panics; message
 // is printed with the result, proving the bridge still answers.
-func (s *SystemService) SelfTestReport(message string) error {
+func (s *SelfTestService) SelfTestReport(message string) error {
 	if s.app.selfTest() == "" {
 		return fmt.Errorf("not in self-test mode")
 	}
@@ -196,7 +202,7 @@ func (a *App) runNavigateSelfTest(ctx context.Context) {
 		runtime.WindowExecJS(ctx, js)
 		time.Sleep(700 * time.Millisecond)
 	}
-	runtime.WindowExecJS(ctx, `window.go.app.SystemService.SelfTestReport(location.href)`)
+	runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestReport(location.href)`)
 	select {
 	case where := <-a.selfTestReports:
 		fmt.Fprintf(os.Stdout, "selftest: navigate: the page stayed on %s\n", where)
@@ -254,7 +260,7 @@ const remoteLoads = `(async (U) => {
     try { t() } catch (e) { /* refused at once: counted as tried */ }
   }
   await new Promise((r) => setTimeout(r, 3000))
-  window.go.app.SystemService.SelfTestReport(String(n))
+  window.go.app.SelfTestService.SelfTestReport(String(n))
 })`
 
 // runRemoteSelfTest runs remoteLoads against SelfTestURLEnv and prints how

@@ -105,7 +105,7 @@ const headerCheck = `(async () => {
     await sleep(100)
   }
   if (innerWidth !== window.__selftestWidth) {
-    window.go.app.SystemService.SelfTestReport('FAILED: the window stayed ' + innerWidth + ' px wide, not ' + window.__selftestWidth)
+    window.go.app.SelfTestService.SelfTestReport('FAILED: the window stayed ' + innerWidth + ' px wide, not ' + window.__selftestWidth)
     return
   }
   const fails = []
@@ -133,5 +133,5 @@ const headerCheck = `(async () => {
     if (!(await press(id))) fails.push(id + ': could not be closed')
   }
   const msg = fails.length ? 'FAILED: ' + fails.join('; ') : 'all reachable in a page of ' + innerWidth + ' px (folded into …: ' + ([...folded].join(', ') || 'none') + ')'
-  window.go.app.SystemService.SelfTestReport(msg)
+  window.go.app.SelfTestService.SelfTestReport(msg)
 })()`

@@ -10,8 +10,4 @@ export function OpenDataFolder():Promise<void>;
 
 export function OpenLogFolder():Promise<void>;
 
-export function SelfTestPanic():Promise<void>;
-
-export function SelfTestReport(arg1:string):Promise<void>;
-
 export function Startup():Promise<app.StartupStatus>;

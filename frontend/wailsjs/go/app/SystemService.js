@@ -18,14 +18,6 @@ export function OpenLogFolder() {
   return window['go']['app']['SystemService']['OpenLogFolder']();
 }
 
-export function SelfTestPanic() {
-  return window['go']['app']['SystemService']['SelfTestPanic']();
-}
-
-export function SelfTestReport(arg1) {
-  return window['go']['app']['SystemService']['SelfTestReport'](arg1);
-}
-
 export function Startup() {
   return window['go']['app']['SystemService']['Startup']();
 }
