@@ -76,8 +76,14 @@ def main():
     win.connect("destroy", Gtk.main_quit)
 
     def ready():
+        # On a loaded machine the window may not be mapped 300 ms after
+        # show_all: ask again until it is, rather than print a place the
+        # label does not have yet (or fail on a window not yet made).
+        gdk_window = box.get_window()
+        if gdk_window is None or not gdk_window.is_viewable():
+            return True
         alloc = box.get_allocation()
-        ox, oy = box.get_window().get_origin()[1:]
+        ox, oy = gdk_window.get_origin()[1:]
         print("DRAGSOURCE_READY", ox, oy, alloc.width, alloc.height, flush=True)
         return False
 

@@ -32,7 +32,7 @@ WW=$(sed -n 's/^WIDTH=//p' <<<"$geo") WH=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
 shot 00-start
 
 # 1. Drag the wide PNG from a "file manager" onto the message box.
-spawn "$WORK/drag.out" "$ROOT/scripts/dragsource.py" $((WX + WW - 160)) $((WY + 80)) files "file://$SRC/red-wide.png"
+drag_source 01-drop "$WORK/drag.out" $((WX + WW - 160)) $((WY + 80)) files "file://$SRC/red-wide.png"
 DRAG=$SPAWNED
 drag_gesture 01-drop $((WX + WW * 2 / 5)) $((WY + WH - 60))
 shot 01-dragging

@@ -58,7 +58,7 @@ WW=$(sed -n 's/^WIDTH=//p' <<<"$geo") WH=$(sed -n 's/^HEIGHT=//p' <<<"$geo")
 drop() {
   local name=$1 kind=$2 tx=$3 ty=$4
   shift 4
-  spawn "$WORK/drag.out" "$ROOT/scripts/dragsource.py" $((WX + WW - 140)) $((WY + WH - 26)) "$kind" "$@"
+  drag_source "$name" "$WORK/drag.out" $((WX + WW - 140)) $((WY + WH - 26)) "$kind" "$@"
   local pid=$SPAWNED
   drag_gesture "$name" "$tx" "$ty"
   shot "$name-over"

@@ -204,16 +204,33 @@ click_screen() {
 # shot NAME: a screenshot of the screen into $ART/NAME.png.
 shot() { import -window root "$ART/$1.png"; }
 
-# drag_gesture NAME TX TY: with scripts/dragsource.py started (spawned with
-# its output in $WORK/drag.out), presses on its button and moves the pointer
+# drag_source NAME OUT X Y KIND ITEM…: starts scripts/dragsource.py at
+# screen X Y offering KIND (files, text, url) with ITEMs, its output in OUT,
+# and waits until it shows its label (DRAGSOURCE_READY). A GTK program can
+# take seconds to start on a busy machine, and once in a CI run one never
+# showed it in 30 s: it is started again then (at most 3 times), and what it
+# printed is shown. Sets SPAWNED to its process group.
+drag_source() {
+  local name=$1 out=$2 attempt
+  shift 2
+  for attempt in 1 2 3; do
+    spawn "$out" "$ROOT/scripts/dragsource.py" "$@"
+    for _ in $(seq 300); do grep -q DRAGSOURCE_READY "$out" && return 0; sleep 0.1; done
+    echo "e2e: $name: the drag source did not show its label in 30 s (attempt $attempt); it printed:" >&2
+    sed 's/^/  | /' "$out" >&2
+    stop_group "$SPAWNED"
+  done
+  fail "$name: the drag source did not start"
+}
+
+# drag_gesture NAME TX TY: with a drag source started by drag_source (its
+# output in $WORK/drag.out), presses on its label and moves the pointer
 # to screen TX TY with real pointer events, leaving the button down (the
-# caller releases it: xdotool mouseup 1). A GTK program can take seconds to
-# start on a busy machine, and a press that reaches the source before it is
-# ready starts no drag (the source prints DRAGSOURCE_BEGIN when one does):
-# the gesture is made again then, at most 3 times.
+# caller releases it: xdotool mouseup 1). A press that reaches the source
+# before it is ready starts no drag (the source prints DRAGSOURCE_BEGIN when
+# one does): the gesture is made again then, at most 3 times.
 drag_gesture() {
   local name=$1 tx=$2 ty=$3 sx sy sw sh i attempt
-  for _ in $(seq 300); do grep -q DRAGSOURCE_READY "$WORK/drag.out" && break; sleep 0.1; done
   read -r _ sx sy sw sh < <(grep DRAGSOURCE_READY "$WORK/drag.out") || fail "$name: the drag source did not start"
   sx=$((sx + sw / 2)) sy=$((sy + sh / 2))
   for attempt in 1 2 3; do
