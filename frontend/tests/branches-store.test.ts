@@ -104,7 +104,7 @@ describe('branch store', () => {
     const t = fakeHandle()
     chatApi.editTurn.mockImplementationOnce(() => t.handle)
     branches.resend(3, 'q2 edited')
-    t.end({ ok: false, error: 'summarised', started: false })
+    t.end({ ok: false, error: { code: '', message: 'summarised' }, started: false })
     await flush()
     expect(drafts.get('s1')).toBe('q2 edited')
     expect(sessionsApi.messages).toHaveBeenCalledWith('s1')

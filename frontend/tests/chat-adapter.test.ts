@@ -66,7 +66,7 @@ describe('streamTurn', () => {
     const h = streamTurn({ sessionId: 's1', text: 'hi', model: '' })
     await h.started
     emit(h.turnId, { type: 'error', value: 'upstream 500' })
-    await expect(h.done).resolves.toEqual({ ok: false, error: 'upstream 500', started: true })
+    await expect(h.done).resolves.toEqual({ ok: false, error: { code: '', message: 'upstream 500' }, started: true })
     expect(unsubscribe).toHaveBeenCalledTimes(1)
   })
 
@@ -74,7 +74,7 @@ describe('streamTurn', () => {
     ChatService.Send.mockRejectedValueOnce('DEFAULT_MODEL is not set')
     const h = streamTurn({ sessionId: '', text: 'hi', model: '' })
     await expect(h.started).rejects.toBeInstanceOf(Error)
-    await expect(h.done).resolves.toEqual({ ok: false, error: 'DEFAULT_MODEL is not set', started: false })
+    await expect(h.done).resolves.toEqual({ ok: false, error: { code: '', message: 'DEFAULT_MODEL is not set' }, started: false })
     expect(unsubscribe).toHaveBeenCalledTimes(1)
   })
 

@@ -131,11 +131,15 @@ describe('localizeError', () => {
     expect(localizeError(new Error('boom'), en)).toBe('boom')
   })
 
-  it('words a text again by the code of the backend error it came from', () => {
+  it('words an error by its code and params only: a bare text is never matched back to a code', () => {
     const msg = 'a title needs 1 to 200 characters'
-    expect(errorMessage({ code: 'session.titleLength', params: { max: 200 }, message: msg })).toBe(msg)
-    // Stores keep only the text (a toast, a failed reply): it is still worded by its code.
-    expect(localizeError(msg, ja)).toBe('タイトルは 1〜200 文字にしてください')
+    const info = { code: 'session.titleLength', params: { max: 200 }, message: msg }
+    expect(errorMessage(info)).toBe(msg)
+    expect(localizeError(info, ja)).toBe('タイトルは 1〜200 文字にしてください')
+    // The stores keep the value, not the text: a text alone stays as it is,
+    // even right after the error it came from was seen.
+    expect(localizeError(toError(info).message, ja)).toBe(msg)
+    expect(infoOf(msg)).toEqual({ code: '', message: msg })
   })
 })
 
@@ -183,10 +187,12 @@ describe('toastText', () => {
   const toast = (over: Partial<Toast>): Toast => ({ id: 1, kind: 'error', message: '', ...over })
 
   it('words error toasts by code, keeping a prefix, and leaves other toasts alone', () => {
-    toError(e('app.starting', {}, 'playchat is still starting'))
+    const starting = e('app.starting', {}, 'playchat is still starting')
     expect(
-      toastText(toast({ message: '起動時の読み込みに失敗しました: playchat is still starting', prefix: '起動時の読み込みに失敗しました' }), ja),
+      toastText(toast({ message: '起動時の読み込みに失敗しました: playchat is still starting', prefix: '起動時の読み込みに失敗しました', error: starting }), ja),
     ).toBe('起動時の読み込みに失敗しました: playchat はまだ起動中です。少し待ってからもう一度試してください')
+    // Without the value the toast shows its text as pushed.
+    expect(toastText(toast({ message: 'playchat is still starting' }), ja)).toBe('playchat is still starting')
     expect(toastText(toast({ kind: 'info', message: 'playchat is still starting' }), ja)).toBe('playchat is still starting')
   })
 })

@@ -43,9 +43,24 @@ const node = (path: string, dir = false, extra: Partial<KBNode> = {}): KBNode =>
 describe('KBHits', () => {
   const mountHits = (hits: KBHit[], query = 'q') =>
     mount(KBHits, {
-      props: { hits, query, searching: false, error: '', activePath: null },
+      props: { hits, query, searching: false, error: null, activePath: null },
       global: { plugins: [testI18n()] },
     })
+
+  it('words a search error from its code when shown, again in the new language after a switch', async () => {
+    const i18n = testI18n('ja')
+    const error = { code: 'kb.notReady', params: {}, message: 'the knowledge base folder is not ready yet' }
+    const w = mount(KBHits, {
+      props: { hits: [], query: 'q', searching: false, error, activePath: null },
+      global: { plugins: [i18n] },
+    })
+    const line = () => w.get('[data-testid="kb-search-error"]')
+    expect(line().text()).toBe('検索に失敗しました: ナレッジベースのフォルダーはまだ準備中です。少し待ってからもう一度試してください')
+    expect(line().attributes('title')).toBe(error.message)
+    i18n.global.locale.value = 'en'
+    await flushPromises()
+    expect(line().text()).toBe('Search failed: The knowledge base folder is not ready yet: wait a moment and try again')
+  })
 
   it('shows rank, title, path, heading and the excerpt with marks', () => {
     const w = mountHits([hit()])

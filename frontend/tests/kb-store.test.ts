@@ -109,10 +109,10 @@ describe('knowledge store: status polling', () => {
     api.status.mockRejectedValueOnce(new Error('backend not ready'))
     kb.startPolling()
     await tick()
-    expect(kb.statusError).toBe('backend not ready')
+    expect(kb.statusError).toEqual({ code: '', message: 'backend not ready' })
     await tick(5000)
     expect(api.status).toHaveBeenCalledTimes(2)
-    expect(kb.statusError).toBe('')
+    expect(kb.statusError).toBeNull()
   })
 
   it('polls fast right after Reindex', async () => {
@@ -240,7 +240,7 @@ describe('knowledge search store', () => {
     api.search.mockRejectedValueOnce(new Error('fts5: syntax error'))
     kb.setQuery('"')
     await tick(KB_SEARCH_DEBOUNCE_MS)
-    expect(kb.error).toBe('fts5: syntax error')
+    expect(kb.error).toEqual({ code: '', message: 'fts5: syntax error' })
     expect(kb.hits).toEqual([])
   })
 })
@@ -276,7 +276,7 @@ describe('knowledge store: tree and documents', () => {
     const kb = useKBStore()
     api.tree.mockRejectedValueOnce(new Error('no folder "x"'))
     await expect(kb.toggleFolder('x')).rejects.toThrow('no folder')
-    expect(kb.folderErrors.x).toBe('no folder "x"')
+    expect(kb.folderErrors.x).toEqual({ code: '', message: 'no folder "x"' })
     await kb.toggleFolder('x') // collapse
     await kb.toggleFolder('x')
     expect(api.tree).toHaveBeenCalledTimes(2)
@@ -334,7 +334,7 @@ describe('knowledge store: tree and documents', () => {
     api.read.mockRejectedValueOnce('../x.md: outside the knowledge base')
     await kb.open('x.md')
     expect(kb.doc).toBeNull()
-    expect(kb.docError).toBe('../x.md: outside the knowledge base')
+    expect(kb.docError).toEqual({ code: '', message: '../x.md: outside the knowledge base' })
   })
 
   it('knows when the KB holds only the seeded guide', async () => {

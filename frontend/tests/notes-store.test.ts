@@ -161,7 +161,7 @@ describe('notes store: pins', () => {
     const turn = fakeTurn()
     chat.send('first')
     turn.rejectStart(new Error('no model'))
-    turn.end({ ok: false, error: 'no model', started: false })
+    turn.end({ ok: false, error: { code: '', message: 'no model' }, started: false })
     await flush()
     expect(notes.pendingPins).toEqual([2])
     expect(notes.pinnedIds).toEqual([2])

@@ -101,7 +101,7 @@ const press = (init: KeyboardEventInit & { keyCode?: number }) => {
 
 function streamingTurn(): Turn {
   return {
-    turnId: 't1', sessionId: '', status: 'streaming', error: '', notesUpdated: false, notePageIds: [],
+    turnId: 't1', sessionId: '', status: 'streaming', error: null, notesUpdated: false, notePageIds: [],
     user: draftMessage('u', 'user', 'hi', 'm', ''), assistant: draftMessage('a', 'assistant', '', 'm', ''),
   }
 }

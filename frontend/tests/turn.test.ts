@@ -60,9 +60,11 @@ describe('replyOutcome', () => {
 
 describe('failedReply', () => {
   it('keeps text that arrived as a partial reply, like the backend stores it', () => {
-    expect(failedReply('Half an answer', 'timeout')).toEqual({ status: 'partial', error: 'timeout' })
-    expect(failedReply('  \n', 'timeout')).toEqual({ status: 'error', error: 'timeout' })
-    expect(failedReply('', 'no model')).toEqual({ status: 'error', error: 'no model' })
+    const timeout = { code: 'chat.unreachable', message: 'timeout', params: { kind: 'timeout' } }
+    expect(failedReply('Half an answer', timeout)).toEqual({ status: 'partial', error: 'timeout', errorInfo: timeout })
+    expect(failedReply('  \n', timeout)).toEqual({ status: 'error', error: 'timeout', errorInfo: timeout })
+    const noModel = { code: '', message: 'no model' }
+    expect(failedReply('', noModel)).toEqual({ status: 'error', error: 'no model', errorInfo: noModel })
   })
 })
 

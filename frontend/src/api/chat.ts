@@ -3,7 +3,7 @@
 // event is lost) and removed when the turn ends, whatever way it ends.
 import * as ChatService from '../../wailsjs/go/app/ChatService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
-import { call, errorMessage } from './errors'
+import { call, infoOf, type ErrorInfo } from './errors'
 import type { Message, SendInput, Source, ToolActivity, TurnEvent, TurnStart } from './types'
 
 export interface TurnHandlers {
@@ -15,7 +15,7 @@ export interface TurnHandlers {
 }
 
 /** How a turn ended. `started` is false when Send itself was rejected. */
-export type TurnEnd = { ok: true } | { ok: false; error: string; started: boolean }
+export type TurnEnd = { ok: true } | { ok: false; error: ErrorInfo; started: boolean }
 
 export interface TurnHandle {
   turnId: string
@@ -146,13 +146,13 @@ function runTurn(begin: (turnId: string) => Promise<unknown>, handlers: TurnHand
         finish({ ok: true })
         break
       case 'error':
-        finish({ ok: false, error: errorMessage(ev.value ?? ''), started: true })
+        finish({ ok: false, error: infoOf(ev.value ?? ''), started: true })
         break
     }
   })
 
   const started = call(() => begin(turnId)) as Promise<TurnStart>
-  started.catch((err: unknown) => finish({ ok: false, error: errorMessage(err), started: false }))
+  started.catch((err: unknown) => finish({ ok: false, error: infoOf(err), started: false }))
 
   const stop = async () => {
     if (finished) return

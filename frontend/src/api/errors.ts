@@ -48,44 +48,20 @@ function parseInfo(s: string): ErrorInfo | null {
   }
 }
 
-// The stores keep error texts as strings (a toast, a failed reply, a panel's
-// error line). So that the window can still word such a text by its code,
-// the ErrorInfo of every backend error seen is remembered by its message;
-// infoOf(text) finds it again. Bounded: the oldest entries go first.
-const seen = new Map<string, ErrorInfo>()
-const SEEN_MAX = 300
-
-function remember(info: ErrorInfo) {
-  if (!info.code || !info.message) return
-  seen.delete(info.message)
-  seen.set(info.message, info)
-  if (seen.size > SEEN_MAX) seen.delete(seen.keys().next().value as string)
-  for (const v of Object.values(info.params ?? {})) if (isErrorInfo(v)) remember(v)
-}
-
 /**
- * The ErrorInfo of any error value: an AppError, an ErrorInfo (or its JSON),
- * or the message of a backend error seen before. Anything else has code "".
+ * The ErrorInfo of any error value: an AppError, an ErrorInfo (or its JSON
+ * text, as a bound method's rejection carries it). Anything else — a plain
+ * Error or string — has code "" and its text as the message. The stores keep
+ * this value (never a worded text) and the components word it with
+ * localizeError when they render, so a change of UI language rewords it.
  */
 export function infoOf(reason: unknown): ErrorInfo {
   if (reason instanceof AppError) return { code: reason.code, params: reason.params, message: reason.message }
   if (reason instanceof Error) {
-    const parsed = parseInfo(reason.message)
-    if (parsed) remember(parsed)
-    return parsed ?? { code: '', message: reason.message }
+    return parseInfo(reason.message) ?? { code: '', message: reason.message }
   }
-  if (isErrorInfo(reason)) {
-    remember(reason)
-    return reason
-  }
-  if (typeof reason === 'string') {
-    const parsed = parseInfo(reason)
-    if (parsed) {
-      remember(parsed)
-      return parsed
-    }
-    return seen.get(reason) ?? { code: '', message: reason }
-  }
+  if (isErrorInfo(reason)) return reason
+  if (typeof reason === 'string') return parseInfo(reason) ?? { code: '', message: reason }
   return { code: '', message: toError(reason).message }
 }
 
@@ -98,10 +74,7 @@ export function toError(reason: unknown): Error {
     : typeof reason === 'string' ? parseInfo(reason)
     : null
   if (reason instanceof Error && !info) return reason
-  if (info) {
-    remember(info)
-    return new AppError(info)
-  }
+  if (info) return new AppError(info)
   if (typeof reason === 'string') return new Error(reason || 'unknown error')
   if (reason && typeof reason === 'object' && 'message' in reason) {
     const msg = (reason as { message: unknown }).message

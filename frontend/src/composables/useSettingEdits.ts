@@ -4,7 +4,7 @@
 // language with the backend's own words kept for a tooltip.
 import { computed, reactive, ref, type Ref } from 'vue'
 import { useI18n } from 'vue-i18n'
-import { errorMessage, type ErrorInfo } from '@/api/errors'
+import { infoOf, type ErrorInfo } from '@/api/errors'
 import type { SettingField } from '@/api/types'
 import { localizeError, localizeSettingReason } from '@/utils/errorText'
 import { cleanSettingValue, settingProblem, settingRejection } from '@/utils/settings'
@@ -15,10 +15,12 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
   const edits = reactive<Record<string, string>>({})
   /** The backend's refusals by key, as it wrote them (cleared when that value is edited again). */
   const rejected = reactive<Record<string, { reason: ErrorInfo | string; message: string }>>({})
-  /** A save error that names no edited field, as the backend wrote it. */
-  const saveErrorOriginal = ref('')
+  /** A save error that names no edited field, as a value ({code, params}). */
+  const saveErrorInfo = ref<ErrorInfo | null>(null)
+  /** That error as the backend wrote it (a tooltip, for bug reports). */
+  const saveErrorOriginal = computed(() => saveErrorInfo.value?.message ?? '')
   /** That error in the UI language. */
-  const saveError = computed(() => localizeError(saveErrorOriginal.value, t))
+  const saveError = computed(() => (saveErrorInfo.value ? localizeError(saveErrorInfo.value, t) : ''))
 
   const dirty = computed(() => Object.keys(edits).length > 0)
   const problemOf = (f: SettingField) =>
@@ -47,12 +49,12 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
     if (value === undefined) delete edits[key]
     else edits[key] = value
     delete rejected[key]
-    saveErrorOriginal.value = ''
+    saveErrorInfo.value = null
   }
 
   function clearErrors() {
     for (const k of Object.keys(rejected)) delete rejected[k]
-    saveErrorOriginal.value = ''
+    saveErrorInfo.value = null
   }
 
   function clearEdits() {
@@ -70,10 +72,10 @@ export function useSettingEdits(fields: Ref<SettingField[]>) {
 
   /** Shows a refused save under the field it names, or in the footer. */
   function showSaveError(e: unknown, keys: string[]) {
-    const msg = errorMessage(e)
+    const info = infoOf(e)
     const r = settingRejection(e, keys)
-    if (r) rejected[r.key] = { reason: r.reason, message: msg }
-    else saveErrorOriginal.value = msg
+    if (r) rejected[r.key] = { reason: r.reason, message: info.message }
+    else saveErrorInfo.value = info
   }
 
   return {

@@ -7,6 +7,7 @@ import * as chatApi from '@/api/chat'
 import type { TurnEnd, TurnHandle } from '@/api/chat'
 import * as sessionsApi from '@/api/sessions'
 import type { Source, ToolActivity } from '@/api/types'
+import type { ErrorInfo } from '@/api/errors'
 import { reuseMessages } from '@/utils/reuseMessages'
 import { addMemStatsProbe, noteTurnEnded } from '@/utils/memStats'
 import { createFrameBatcher, type FrameBatcher, type FrameScheduler } from '@/utils/frameBatcher'
@@ -31,7 +32,8 @@ export interface Turn {
   /** The session the turn belongs to; "" until a new chat's session is created. */
   sessionId: string
   status: TurnStatus
-  error: string
+  /** How the turn failed, as a value ({code, params}); null while it has not. */
+  error: ErrorInfo | null
   notesUpdated: boolean
   /** Note pages a new chat's first turn pins to the session it creates. */
   notePageIds: number[]
@@ -89,7 +91,7 @@ export const useChatStore = defineStore('chat', () => {
   const loading = ref(false)
   const turns = ref<Turn[]>([])
   /** The last turn error, for the UI. */
-  const lastError = ref<string | null>(null)
+  const lastError = ref<ErrorInfo | null>(null)
   /** Bumped when a turn reports notes_updated. */
   const notesVersion = ref(0)
   /** Bumped to give the keyboard to the message box (ChatComposer watches it). */
@@ -211,7 +213,7 @@ export const useChatStore = defineStore('chat', () => {
       // Text that already arrived stays, as a partial reply with the error.
       Object.assign(turn.assistant, failedReply(turn.assistant.content, end.error))
       lastError.value = end.error
-      toasts.push(end.error, 'error')
+      toasts.error(end.error)
       if (!end.started) {
         // Nothing was stored: give the text back to that chat's input box
         // (a regenerate typed nothing), and show the branch as it was.
@@ -273,7 +275,7 @@ export const useChatStore = defineStore('chat', () => {
       turnId: '',
       sessionId,
       status: 'streaming',
-      error: '',
+      error: null,
       notesUpdated: false,
       notePageIds,
       user: plan.user,

@@ -4,7 +4,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import * as api from '@/api/kb'
-import { errorMessage } from '@/api/errors'
+import { infoOf, type ErrorInfo } from '@/api/errors'
 import type { KBDoc, KBNode, KBStatus } from '@/api/types'
 import {
   KB_POLL_FAST_MS, KB_POLL_SLOW_MS, ancestorFolders, indexChanged, isSeedOnly, linkFragment,
@@ -25,7 +25,7 @@ export const useKBStore = defineStore('kb', () => {
 
   // ---- status -------------------------------------------------------------
   const status = ref<KBStatus | null>(null)
-  const statusError = ref('')
+  const statusError = ref<ErrorInfo | null>(null)
   let polling = false
   let pollGen = 0
   let pollTimer: Timer | null = null
@@ -35,10 +35,10 @@ export const useKBStore = defineStore('kb', () => {
       const next = await api.status()
       const prev = status.value
       status.value = next
-      statusError.value = ''
+      statusError.value = null
       if (prev && indexChanged(prev, next)) void onIndexChanged()
     } catch (e) {
-      statusError.value = errorMessage(e)
+      statusError.value = infoOf(e)
     }
   }
 
@@ -77,7 +77,7 @@ export const useKBStore = defineStore('kb', () => {
   const folders = ref<Record<string, KBNode[]>>({})
   const expanded = ref<Record<string, boolean>>({})
   const loadingFolders = ref<Record<string, boolean>>({})
-  const folderErrors = ref<Record<string, string>>({})
+  const folderErrors = ref<Record<string, ErrorInfo>>({})
   const inflight = new Map<string, Promise<KBNode[]>>()
   const folderGen: Record<string, number> = {}
 
@@ -115,7 +115,7 @@ export const useKBStore = defineStore('kb', () => {
         return node.children
       },
       (e: unknown) => {
-        if (gen === folderGen[path]) setKey(folderErrors, path, errorMessage(e))
+        if (gen === folderGen[path]) setKey(folderErrors, path, infoOf(e))
         throw e
       },
     )
@@ -164,7 +164,7 @@ export const useKBStore = defineStore('kb', () => {
   const docPath = ref<string | null>(null)
   const doc = ref<KBDoc | null>(null)
   const docLoading = ref(false)
-  const docError = ref('')
+  const docError = ref<ErrorInfo | null>(null)
   const scrollTarget = ref<ScrollTarget | null>(null)
   /** Documents left by following links, for Back. */
   const history = ref<string[]>([])
@@ -180,7 +180,7 @@ export const useKBStore = defineStore('kb', () => {
     if (docPath.value !== path) doc.value = null
     docPath.value = path
     docLoading.value = true
-    docError.value = ''
+    docError.value = null
     scrollTo(opts.heading ?? '')
     void reveal(path)
     try {
@@ -189,7 +189,7 @@ export const useKBStore = defineStore('kb', () => {
     } catch (e) {
       if (seq === docSeq) {
         doc.value = null
-        docError.value = errorMessage(e)
+        docError.value = infoOf(e)
       }
     } finally {
       if (seq === docSeq) docLoading.value = false
@@ -231,9 +231,9 @@ export const useKBStore = defineStore('kb', () => {
       const cur = doc.value
       if (seq !== docSeq) return
       if (!cur || cur.content !== d.content || cur.modTime !== d.modTime) doc.value = d
-      docError.value = ''
+      docError.value = null
     } catch (e) {
-      if (seq === docSeq) docError.value = errorMessage(e)
+      if (seq === docSeq) docError.value = infoOf(e)
     }
   }
 
@@ -264,7 +264,7 @@ export const useKBStore = defineStore('kb', () => {
       docSeq++
       docPath.value = null
       doc.value = null
-      docError.value = ''
+      docError.value = null
       history.value = history.value.filter((p) => p !== path)
     }
     await Promise.all([refreshTree().catch(() => {}), search.refresh(), refreshStatus()])

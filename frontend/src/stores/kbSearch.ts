@@ -4,7 +4,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import * as api from '@/api/kb'
-import { errorMessage } from '@/api/errors'
+import { infoOf, type ErrorInfo } from '@/api/errors'
 import type { KBHit } from '@/api/types'
 
 export const KB_SEARCH_DEBOUNCE_MS = 250
@@ -16,7 +16,7 @@ export const useKBSearchStore = defineStore('kbSearch', () => {
   /** The query `hits` answer ("" = no search yet). */
   const searchedQuery = ref('')
   const searching = ref(false)
-  const error = ref('')
+  const error = ref<ErrorInfo | null>(null)
   let composing = false
   let timer: ReturnType<typeof setTimeout> | null = null
   let seq = 0
@@ -33,7 +33,7 @@ export const useKBSearchStore = defineStore('kbSearch', () => {
     hits.value = []
     searchedQuery.value = ''
     searching.value = false
-    error.value = ''
+    error.value = null
   }
 
   /** Searches the current query now; `force` repeats a query already answered. */
@@ -51,11 +51,11 @@ export const useKBSearchStore = defineStore('kbSearch', () => {
       const res = await api.search(q, KB_SEARCH_LIMIT)
       if (mine !== seq) return
       hits.value = res
-      error.value = ''
+      error.value = null
     } catch (e) {
       if (mine !== seq) return
       hits.value = []
-      error.value = errorMessage(e)
+      error.value = infoOf(e)
     } finally {
       if (mine === seq) {
         searchedQuery.value = q

@@ -1,6 +1,7 @@
 // The reminders of the reminders panel: upcoming and past, how many
 // deliveries are unseen (the nav badge), and the changes made by hand.
 import { defineStore } from 'pinia'
+import { infoOf, type ErrorInfo } from '@/api/errors'
 import { computed, ref } from 'vue'
 import * as api from '@/api/reminders'
 import type { Reminder, ReminderInput } from '@/api/reminders'
@@ -12,7 +13,7 @@ export const useReminderStore = defineStore('reminders', () => {
   const zone = ref('')
   const loaded = ref(false)
   const loading = ref(false)
-  const error = ref('')
+  const error = ref<ErrorInfo | null>(null)
   let again = false
 
   /** Reads the list; a call while one runs reads once more after it. */
@@ -31,10 +32,10 @@ export const useReminderStore = defineStore('reminders', () => {
         unseen.value = l.unseen
         zone.value = l.zone
         loaded.value = true
-        error.value = ''
+        error.value = null
       } while (again)
     } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e)
+      error.value = infoOf(e)
     } finally {
       loading.value = false
     }

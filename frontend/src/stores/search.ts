@@ -3,6 +3,7 @@
 // holding the message switched to if needed, and the chat window asked
 // (focus) to bring the message into view, however far back it is.
 import { defineStore } from 'pinia'
+import { infoOf, type ErrorInfo } from '@/api/errors'
 import { nextTick, ref, watch } from 'vue'
 import * as searchApi from '@/api/search'
 import type { SearchHit } from '@/api/search'
@@ -29,7 +30,7 @@ export const useSearchStore = defineStore('search', () => {
   const toDay = ref('')
   const hits = ref<SearchHit[]>([])
   const loading = ref(false)
-  const error = ref('')
+  const error = ref<ErrorInfo | null>(null)
   /** The hits are for the current query and filters. */
   const searched = ref(false)
   /** The message the chat window should scroll to; seq changes with every request. */
@@ -51,7 +52,7 @@ export const useSearchStore = defineStore('search', () => {
     const text = query.value.trim()
     if (!text) {
       hits.value = []
-      error.value = ''
+      error.value = null
       searched.value = false
       loading.value = false
       return
@@ -62,12 +63,12 @@ export const useSearchStore = defineStore('search', () => {
       const list = await searchApi.search({ query: text, sessionId: sessionId.value, from, to, limit: SEARCH_LIMIT })
       if (seq !== runSeq) return
       hits.value = list
-      error.value = ''
+      error.value = null
       searched.value = true
     } catch (e) {
       if (seq !== runSeq) return
       hits.value = []
-      error.value = e instanceof Error ? e.message : String(e)
+      error.value = infoOf(e)
       searched.value = true
     } finally {
       if (seq === runSeq) loading.value = false

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { errorMessage, infoOf } from '@/api/errors'
+import { infoOf, type ErrorInfo } from '@/api/errors'
 import { useFatalStore } from './fatal'
 import { localizeError, type Translate } from '@/utils/errorText'
 
@@ -13,17 +13,19 @@ export interface Toast {
   message: string
   /** What error() put before the backend's text ("<prefix>: <error>"). */
   prefix?: string
+  /** An error toast's error as a value ({code, params}), worded when shown. */
+  error?: ErrorInfo
 }
 
 /**
- * The text a toast shows: an error's backend message in the UI language (a
- * prefix given to error() stays as it is); other toasts as pushed.
+ * The text a toast shows: an error in the UI language, worded from its code
+ * and params when it is shown (a prefix given to error() stays as it is);
+ * other toasts as pushed.
  */
 export function toastText(toast: Toast, t: Translate): string {
-  if (toast.kind !== 'error') return toast.message
+  if (toast.kind !== 'error' || !toast.error) return toast.message
   const lead = toast.prefix ? `${toast.prefix}: ` : ''
-  if (!toast.message.startsWith(lead)) return localizeError(toast.message, t)
-  return lead + localizeError(toast.message.slice(lead.length), t)
+  return lead + localizeError(toast.error, t)
 }
 
 /** How long an info or success toast stays, in milliseconds. */
@@ -63,8 +65,10 @@ export const useToastStore = defineStore('toasts', () => {
 
   /** Shows a toast; `timeout` 0 keeps it until dismissed. */
   function push(message: string, kind: ToastKind = 'error', timeout = timeoutFor(kind)): number {
-    if (kind === 'error') fatal.check(infoOf(message))
-    return add({ kind, message }, timeout)
+    if (kind !== 'error') return add({ kind, message }, timeout)
+    const info = infoOf(message)
+    fatal.check(info)
+    return add({ kind, message: info.message, error: info }, timeout)
   }
 
   function add(toast: Omit<Toast, 'id'>, timeout: number): number {
@@ -90,10 +94,11 @@ export const useToastStore = defineStore('toasts', () => {
   /** Shows any thrown value as an error toast (ToastList words it in the UI language). */
   function error(reason: unknown, prefix?: string): number {
     // A damaged database (store.damaged) ends the chat: the error screen.
-    fatal.check(infoOf(reason))
-    const msg = errorMessage(reason)
-    if (!prefix) return push(msg, 'error')
-    return add({ kind: 'error', message: `${prefix}: ${msg}`, prefix }, timeoutFor('error'))
+    const info = infoOf(reason)
+    fatal.check(info)
+    const msg = info.message || 'unknown error'
+    const message = prefix ? `${prefix}: ${msg}` : msg
+    return add({ kind: 'error', message, prefix, error: info }, timeoutFor('error'))
   }
 
   const info = (message: string) => push(message, 'info')

@@ -1,6 +1,7 @@
 // Pure helpers of the chat store: message shapes and merging the streaming
 // turns into the stored history.
 import type { Message, Source, ToolActivity } from '@/api/types'
+import type { ErrorInfo } from '@/api/errors'
 
 /** A message as the chat window shows it: stored, or still streaming. */
 export interface ChatMessage extends Message {
@@ -123,6 +124,9 @@ export function replyOutcome(m: Pick<ChatMessage, 'status' | 'error' | 'pending'
  * already arrived stays as a partial reply with the error, as the backend
  * stores it; with no text it is an error.
  */
-export function failedReply(content: string, error: string): { status: string; error: string } {
-  return { status: content.trim() !== '' ? 'partial' : 'error', error }
+export function failedReply(
+  content: string,
+  error: ErrorInfo,
+): { status: string; error: string; errorInfo: ErrorInfo } {
+  return { status: content.trim() !== '' ? 'partial' : 'error', error: error.message, errorInfo: error }
 }
