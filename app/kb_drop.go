@@ -6,6 +6,10 @@ import (
 	"playchat/backend/kb"
 )
 
+// kbDropEventPrefix starts the name of a drop's progress event:
+// "kb:drop:<dropId>".
+const kbDropEventPrefix = "kb:drop:"
+
 // KBDropProgress is the value of the "kb:drop:<dropId>" event: files copied
 // so far of the total planned.
 type KBDropProgress struct {
@@ -24,7 +28,7 @@ func (s *KBService) ImportDropped(dropID string, paths []string) (kb.DropReport,
 		return kb.DropReport{}, err
 	}
 	p := s.app.plat()
-	name := "kb:drop:" + dropID
+	name := kbDropEventPrefix + dropID
 	return c.KB.ImportDropped(context.Background(), paths, func(done, total int) {
 		p.Emit(name, KBDropProgress{Done: done, Total: total})
 	})

@@ -3,19 +3,13 @@
 import * as SystemService from '../../wailsjs/go/app/SystemService'
 import type { app } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { BACKGROUND_PANIC, type BackgroundPanic } from './events'
 import { call } from './errors'
 
 /** Versions and paths the About box shows (Go: app.AboutInfo). */
 export type AboutInfo = app.AboutInfo
 
-/** A background job panicked for the first time since start; the data is a BackgroundPanic. */
-export const BACKGROUND_PANIC = 'app:background-panic'
-
-/** EVENT BACKGROUND_PANIC's data: the job's name ("kb.index", "memory.summarize", …) and the panic as English text. */
-export interface BackgroundPanic {
-  job: string
-  message: string
-}
+export { BACKGROUND_PANIC, type BackgroundPanic }
 
 export const aboutInfo = (): Promise<AboutInfo> => call(() => SystemService.About())
 

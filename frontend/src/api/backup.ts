@@ -1,6 +1,7 @@
 // Backups, restores and readable chat exports (issue 27, app.BackupService).
 import * as BackupService from '../../wailsjs/go/app/BackupService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { BACKUP_PROGRESS, BACKUP_RESULT, type BackupProgress as EventBackupProgress } from './events'
 import { call } from './errors'
 import { printHTML } from '../utils/printChat'
 
@@ -136,15 +137,12 @@ export async function exportFolder(id: number, format: ExportFormat): Promise<Ar
   return { path: r?.path ?? '', chats: r?.chats ?? 0 }
 }
 
-export interface BackupProgress {
-  op: 'backup' | 'restore' | string
-  done: number
-  total: number
-}
+/** A running backup's or restore check's progress (Go: app.BackupProgress; op is "backup" or "restore"). */
+export type BackupProgress = EventBackupProgress
 
 /** Calls handler with each progress report; returns the unsubscribe function. */
 export function onBackupProgress(handler: (p: BackupProgress) => void): () => void {
-  const off = EventsOn('backup:progress', (v: unknown) => {
+  const off = EventsOn(BACKUP_PROGRESS, (v: unknown) => {
     const o = (v ?? {}) as Partial<BackupProgress>
     handler({ op: o.op ?? '', done: o.done ?? 0, total: o.total ?? 0 })
   })
@@ -153,7 +151,7 @@ export function onBackupProgress(handler: (p: BackupProgress) => void): () => vo
 
 /** Calls handler when an automatic backup finished; returns the unsubscribe function. */
 export function onBackupResult(handler: (r: BackupRun) => void): () => void {
-  const off = EventsOn('backup:result', (v: unknown) => {
+  const off = EventsOn(BACKUP_RESULT, (v: unknown) => {
     const r = run(v as Partial<BackupRun>)
     if (r) handler(r)
   })

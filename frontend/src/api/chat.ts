@@ -4,6 +4,7 @@
 import * as ChatService from '../../wailsjs/go/app/ChatService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { call, infoOf, type ErrorInfo } from './errors'
+import { TURN_EVENT_PREFIX } from './events'
 import type { Message, SendInput, Source, ToolActivity, TurnEvent, TurnStart } from './types'
 
 export interface TurnHandlers {
@@ -27,8 +28,9 @@ export interface TurnHandle {
   stop(): Promise<void>
 }
 
+/** The event that carries one turn's stream: chat:turn:<turnId> (events.ts). */
 export function turnEventName(turnId: string): string {
-  return 'chat:turn:' + turnId
+  return TURN_EVENT_PREFIX + turnId
 }
 
 function newTurnId(): string {

@@ -1,5 +1,6 @@
 import * as DiscordService from '../../wailsjs/go/app/DiscordService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { DISCORD_STATUS, SESSION_CHANGED } from './events'
 import { call } from './errors'
 
 /** The Discord bot's connection state (app.DiscordStatus). */
@@ -17,8 +18,7 @@ export interface DiscordStatus {
   since: string
 }
 
-/** The event the backend emits with a DiscordStatus on every change. */
-export const DISCORD_STATUS = 'discord:status'
+export { DISCORD_STATUS, SESSION_CHANGED }
 
 const STATES: DiscordState[] = ['off', 'connecting', 'connected', 'retrying']
 
@@ -41,8 +41,6 @@ export function onDiscordStatus(handler: (s: DiscordStatus) => void): () => void
   return () => typeof off === 'function' && off()
 }
 
-/** The event the backend emits with a session id when a session changed outside the window (a Discord turn). */
-export const SESSION_CHANGED = 'sessions:changed'
 
 /** Calls `handler` with the session id of every session changed outside the window; returns the unsubscribe function. */
 export function onSessionChanged(handler: (sessionId: string) => void): () => void {

@@ -4,6 +4,7 @@
 import * as KBService from '../../wailsjs/go/app/KBService'
 import type { kb } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { KB_DROP_PREFIX, type KBDropProgress } from './events'
 import { call } from './errors'
 import { inMessageZone, onFileDropIn } from './fileDrop'
 
@@ -12,11 +13,8 @@ export type DropReport = kb.DropReport
 /** One dropped file that was not copied (Go's kb.DropSkip). */
 export type DropSkip = kb.DropSkip
 
-/** Files copied so far of the total planned. */
-export interface DropProgress {
-  done: number
-  total: number
-}
+/** Files copied so far of the total planned (Go: app.KBDropProgress). */
+export type DropProgress = KBDropProgress
 
 let seq = 0
 
@@ -24,7 +22,7 @@ let seq = 0
 export async function importDropped(paths: string[], onProgress?: (p: DropProgress) => void): Promise<DropReport> {
   const dropId = `${Date.now().toString(36)}-${++seq}`
   const off = onProgress
-    ? EventsOn(`kb:drop:${dropId}`, (v: unknown) => {
+    ? EventsOn(KB_DROP_PREFIX + dropId, (v: unknown) => {
         const p = v as Partial<DropProgress> | null
         if (p && typeof p.done === 'number' && typeof p.total === 'number') onProgress({ done: p.done, total: p.total })
       })

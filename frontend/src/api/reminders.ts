@@ -3,6 +3,7 @@
 import * as ReminderService from '../../wailsjs/go/app/ReminderService'
 import type { app } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { REMINDERS_CHANGED, REMINDER_FIRED, REMINDER_OPEN } from './events'
 import { call } from './errors'
 
 type Data<T> = Omit<T, 'convertValues'>
@@ -17,12 +18,7 @@ export interface ReminderList extends Omit<Data<app.ReminderList>, 'upcoming' | 
 /** What the form sends: a local date-time and an optional RRULE value. */
 export type ReminderInput = app.ReminderInput
 
-/** A reminder was created, changed or delivered in the window's process (no data). */
-export const REMINDERS_CHANGED = 'reminders:changed'
-/** A reminder fell due: { reminder, late }. */
-export const REMINDER_FIRED = 'reminders:fired'
-/** The person clicked a reminder's desktop notification: { reminderId, sessionId }. */
-export const REMINDER_OPEN = 'reminders:open'
+export { REMINDERS_CHANGED, REMINDER_FIRED, REMINDER_OPEN }
 
 export interface ReminderFired {
   reminder: Reminder

@@ -1,16 +1,11 @@
 // The automatic tags of messages (Go: backend/tagging, app/tags.go).
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { TAGS_PAUSED, TAGS_UPDATED, type TaggingPause, type TaggingUpdate } from './events'
 
-/** A message or memory got its tags; the data is a TagsUpdate. */
-export const TAGS_UPDATED = 'tags:updated'
+export { TAGS_UPDATED, TAGS_PAUSED }
 
-/** EVENT TAGS_UPDATED's data (Go: tagging.Update): exactly one of messageId and memoryId is set. */
-export interface TagsUpdate {
-  sessionId: string
-  messageId: number
-  memoryId: number
-  tags: string[]
-}
+/** TAGS_UPDATED's data (Go: tagging.Update) as read: exactly one of messageId and memoryId is not 0. */
+export type TagsUpdate = Required<TaggingUpdate>
 
 /** Reads a TAGS_UPDATED payload; null when it is not one. */
 export function toTagsUpdate(v: unknown): TagsUpdate | null {
@@ -34,18 +29,8 @@ export function onTagsUpdated(handler: (u: TagsUpdate) => void): () => void {
   return () => typeof off === 'function' && off()
 }
 
-/** Automatic tagging paused (Go: app.EventTagsPaused); the data is a TagsPause. */
-export const TAGS_PAUSED = 'tags:paused'
-
-/** TAGS_PAUSED's data (Go: tagging.Pause). */
-export interface TagsPause {
-  /** The model that failed ("" when there was none to ask). */
-  model: string
-  /** The last failure, in English. */
-  reason: string
-  /** The model answered, but not with tags. */
-  notTags: boolean
-}
+/** TAGS_PAUSED's data (Go: tagging.Pause): the model that failed ("" when none), the last failure in English, whether it answered but not with tags. */
+export type TagsPause = TaggingPause
 
 /** Calls `handler` when automatic tagging pauses; returns the unsubscribe function. */
 export function onTagsPaused(handler: (p: TagsPause) => void): () => void {

@@ -1,6 +1,7 @@
 import * as ToolsService from '../../wailsjs/go/app/ToolsService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { call } from './errors'
+import { TOOLS_CHANGED } from './events'
 
 /** A user's MCP server's configuration (app.ToolsConfig); secret values are "••••••". */
 export interface ToolsConfig {
@@ -53,8 +54,7 @@ export interface ToolsImport {
   servers: ToolsServer[]
 }
 
-/** The event the backend emits when a server changes state or tools. */
-export const TOOLS_CHANGED = 'tools:changed'
+export { TOOLS_CHANGED }
 
 type Raw = Awaited<ReturnType<typeof ToolsService.List>>
 

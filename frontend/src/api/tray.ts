@@ -1,10 +1,8 @@
 // Events the system tray's menu sends the window (Go: app/tray.go).
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { TRAY_NEW_CHAT, TRAY_OPEN_SESSION } from './events'
 
-/** The tray's "New chat". */
-export const TRAY_NEW_CHAT = 'tray:newChat'
-/** One of the tray's upcoming reminders was chosen; the data is its session id ("" when it has none). */
-export const TRAY_OPEN_SESSION = 'tray:openSession'
+export { TRAY_NEW_CHAT, TRAY_OPEN_SESSION }
 
 export interface TrayHandlers {
   newChat: () => void

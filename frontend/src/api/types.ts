@@ -3,6 +3,7 @@
 // with a convertValues helper are reduced to their data fields.
 import type { app, event, kb, session } from '../../wailsjs/go/models'
 import type { ErrorInfo } from './errors'
+import type { EventSource } from './events'
 
 type Data<T> = Omit<T, 'convertValues'>
 
@@ -116,18 +117,8 @@ export interface SendInput {
  */
 export type ToolActivity = Data<event.ToolActivity>
 
-/** One cited page, an element of a `sources` event. */
-export interface Source {
-  title: string
-  url: string
-}
+/** One cited page, an element of a `sources` event (Go: event.Source, generated in events.ts). */
+export type Source = EventSource
 
-/** One event of a turn's stream, as the Go side emits it. */
-export type TurnEvent =
-  | { type: 'session_id'; value: string }
-  | { type: 'chunk'; value: string }
-  | { type: 'tool'; value: ToolActivity }
-  | { type: 'notes_updated'; value?: unknown }
-  | { type: 'sources'; value: Source[] }
-  | { type: 'done'; value?: unknown }
-  | { type: 'error'; value: ErrorInfo | string }
+/** One event of a turn's stream, as the Go side emits it (generated from backend/event in events.ts). */
+export type { TurnEvent } from './events'
