@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"time"
 
 	"playchat/backend/apperr"
@@ -31,23 +30,16 @@ func toMessage(m store.Message) Message {
 	if m.ParentID != nil {
 		out.ParentID = *m.ParentID
 	}
-	if m.ToolActivity != "" {
-		// Written by the turn from event.ToolActivity; an unreadable value
-		// only hides the activity list.
-		_ = json.Unmarshal([]byte(m.ToolActivity), &out.Tools)
+	// The JSON columns, decoded by the store (message_json.go): an
+	// unreadable value only hides the activity list or the chips, and the
+	// English Error is shown as it is.
+	if tools := m.Tools(); tools != nil {
+		out.Tools = tools
 	}
-	if m.Sources != "" {
-		// Written by the turn from event.Source; unreadable, no chips.
-		_ = json.Unmarshal([]byte(m.Sources), &out.Sources)
+	if srcs := m.SourceList(); srcs != nil {
+		out.Sources = srcs
 	}
-	if m.ErrorInfo != "" {
-		// Written by the turn from apperr.Info; unreadable, the English
-		// Error is shown as it is.
-		var in apperr.Info
-		if json.Unmarshal([]byte(redact.URLCredentials(m.ErrorInfo)), &in) == nil && in.Code != "" {
-			out.ErrorInfo = &in
-		}
-	}
+	out.ErrorInfo = m.ErrorValue()
 	return out
 }
 

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"encoding/json"
 	"errors"
 	"net"
 	"net/url"
@@ -17,20 +16,6 @@ func userError(err error) string { return redact.URLCredentials(userErr(err).Err
 
 // userInfo is err as the window receives it in an error event.
 func userInfo(err error) apperr.Info { return apperr.InfoOf(userErr(err)) }
-
-// userInfoJSON is userInfo as stored with a failed reply
-// (store.Message.ErrorInfo); "" when err has no code.
-func userInfoJSON(err error) string {
-	in := userInfo(err)
-	if in.Code == "" {
-		return ""
-	}
-	b, jerr := json.Marshal(in)
-	if jerr != nil {
-		return ""
-	}
-	return string(b)
-}
 
 // userErr gives a network failure a code naming the server and the reason
 // instead of Go's "Post …: dial tcp …"; other errors come back unchanged.

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"strings"
 	"sync"
@@ -128,8 +127,8 @@ func (w *replyWriter) write() {
 		m = w.row
 	}
 	m.Content = w.text.String()
-	m.ToolActivity = jsonOrEmpty(w.activity)
-	m.Sources = jsonOrEmpty(w.sources)
+	m.SetTools(w.activity)
+	m.SetSources(w.sources)
 	w.mu.Unlock()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -174,16 +173,4 @@ func (s *Service) saveReply(ctx context.Context, t *Turn, reply *store.Message) 
 	}
 	reply.ID, reply.CreatedAt, reply.ParentID = row.ID, row.CreatedAt, row.ParentID
 	return s.db.FinishReply(ctx, reply)
-}
-
-// jsonOrEmpty is v as JSON, "" when v is empty (or cannot be encoded).
-func jsonOrEmpty[T any](v []T) string {
-	if len(v) == 0 {
-		return ""
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }

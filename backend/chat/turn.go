@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -89,16 +88,8 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	text := r.text.String()
 	reply := store.Message{SessionID: t.SessionID, ParentID: t.parentID(), Role: store.RoleAssistant, Content: text, Model: t.Model,
 		PromptTokens: r.promptTokens, CompletionTokens: r.completionTokens, Status: store.StatusComplete}
-	if len(r.activity) > 0 {
-		if b, jerr := json.Marshal(r.activity); jerr == nil {
-			reply.ToolActivity = string(b)
-		}
-	}
-	if len(r.sources) > 0 {
-		if b, jerr := json.Marshal(r.sources); jerr == nil {
-			reply.Sources = string(b)
-		}
-	}
+	reply.SetTools(r.activity)
+	reply.SetSources(r.sources)
 	if reply.PromptTokens == 0 {
 		reply.PromptTokens = built.Tokens
 	}
@@ -117,7 +108,9 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		if strings.TrimSpace(text) != "" {
 			reply.Status = store.StatusPartial
 		}
-		reply.Error, reply.ErrorInfo = userError(err), userInfoJSON(err)
+		reply.Error = userError(err)
+		info := userInfo(err)
+		reply.SetErrorValue(&info)
 	}
 
 	// Store the reply even when the turn's context was cancelled: the row
@@ -168,7 +161,9 @@ func (s *Service) fail(t *Turn, em event.Emitter, err error, partial string) {
 		partial = t.writer.currentText()
 	}
 	reply := store.Message{SessionID: t.SessionID, ParentID: t.parentID(), Role: store.RoleAssistant, Content: partial,
-		Status: store.StatusError, Error: userError(err), ErrorInfo: userInfoJSON(err), Model: t.Model}
+		Status: store.StatusError, Error: userError(err), Model: t.Model}
+	info := userInfo(err)
+	reply.SetErrorValue(&info)
 	if serr := s.saveReply(ctx, t, &reply); serr != nil {
 		s.log.Error("store failed reply", "err", serr)
 	}

@@ -180,9 +180,7 @@ func Export(ctx context.Context, db *store.DB, sessionID string) (Document, erro
 		if m.ToolActivity != "" {
 			dm.ToolActivity = json.RawMessage(m.ToolActivity)
 		}
-		if m.Sources != "" {
-			_ = json.Unmarshal([]byte(m.Sources), &dm.Sources)
-		}
+		dm.Sources = m.SourceList()
 		if m.ArchivedAt != nil {
 			t := m.ArchivedAt.UTC()
 			dm.ArchivedAt = &t

@@ -159,13 +159,8 @@ func ExportMarkdown(ctx context.Context, db *store.DB, id string, o ExportOption
 }
 
 func sourcesOf(m store.Message) []event.Source {
-	if m.Sources == "" {
-		return nil
-	}
-	var out []event.Source
-	_ = json.Unmarshal([]byte(m.Sources), &out)
 	var ok []event.Source
-	for _, s := range out {
+	for _, s := range m.SourceList() {
 		if strings.HasPrefix(s.URL, "https://") || strings.HasPrefix(s.URL, "http://") {
 			ok = append(ok, s)
 		}
