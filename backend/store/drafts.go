@@ -7,21 +7,6 @@ import (
 	"fmt"
 )
 
-// MigrationDrafts keeps what the window has not sent or saved yet — the
-// message box of each chat, unsaved note edits — in the data dir's
-// database (issue 22: they lived in WebKit's storage, shared by every data
-// dir, so one data dir's drafts showed up in another).
-const MigrationDrafts = "20261201000022_drafts"
-
-func init() {
-	steps = append(steps, step{MigrationDrafts, []string{
-		`CREATE TABLE drafts (
-			kind VARCHAR NOT NULL PRIMARY KEY,
-			data TEXT NOT NULL,
-			updated_at DATETIME NOT NULL)`,
-	}})
-}
-
 // MaxDraftBytes caps one kind of drafts (all its chats or pages together).
 const MaxDraftBytes = 32 << 20
 

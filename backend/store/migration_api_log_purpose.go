@@ -6,8 +6,7 @@ package store
 // "tip", or "" for calls logged before it was kept.
 const MigrationAPILogPurpose = "20261201000021_api_log_purpose"
 
-func init() {
-	steps = append(steps, step{MigrationAPILogPurpose, []string{
-		`ALTER TABLE api_logs ADD COLUMN purpose VARCHAR NOT NULL DEFAULT ''`,
-	}})
-}
+// stepAPILogPurpose is MigrationAPILogPurpose's statements (registered in steps, migrations.go).
+var stepAPILogPurpose = step{MigrationAPILogPurpose, []string{
+	`ALTER TABLE api_logs ADD COLUMN purpose VARCHAR NOT NULL DEFAULT ''`,
+}}

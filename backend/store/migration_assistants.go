@@ -19,10 +19,10 @@ package store
 //     built-in is created once and a deleted one never comes back.
 const MigrationAssistants = "20261202000023_assistants"
 
-func init() {
-	steps = append(steps, step{MigrationAssistants, []string{
-		`ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT ''`,
-		`CREATE TABLE assistants (
+// stepAssistants is MigrationAssistants's statements (registered in steps, migrations.go).
+var stepAssistants = step{MigrationAssistants, []string{
+	`ALTER TABLE sessions ADD COLUMN settings TEXT NOT NULL DEFAULT ''`,
+	`CREATE TABLE assistants (
 			id INTEGER PRIMARY KEY AUTOINCREMENT,
 			name VARCHAR NOT NULL,
 			icon VARCHAR NOT NULL DEFAULT '',
@@ -35,11 +35,10 @@ func init() {
 			builtin_key VARCHAR NOT NULL DEFAULT '',
 			created_at DATETIME NOT NULL,
 			updated_at DATETIME NOT NULL)`,
-		`CREATE INDEX ix_assistants_position ON assistants(position, id)`,
-		`ALTER TABLE sessions ADD COLUMN assistant_id INTEGER REFERENCES assistants(id) ON DELETE SET NULL`,
-		`ALTER TABLE sessions ADD COLUMN assistant_version INTEGER NOT NULL DEFAULT 0`,
-		`CREATE TABLE assistant_seeds (
+	`CREATE INDEX ix_assistants_position ON assistants(position, id)`,
+	`ALTER TABLE sessions ADD COLUMN assistant_id INTEGER REFERENCES assistants(id) ON DELETE SET NULL`,
+	`ALTER TABLE sessions ADD COLUMN assistant_version INTEGER NOT NULL DEFAULT 0`,
+	`CREATE TABLE assistant_seeds (
 			key VARCHAR NOT NULL PRIMARY KEY,
 			seeded_at DATETIME NOT NULL)`,
-	}})
-}
+}}

@@ -12,9 +12,9 @@ package store
 //     A file still linked cannot be deleted (the foreign key refuses).
 const MigrationAttachments = "20261202000025_attachments"
 
-func init() {
-	steps = append(steps, step{MigrationAttachments, []string{
-		`CREATE TABLE attachments (
+// stepAttachments is MigrationAttachments's statements (registered in steps, migrations.go).
+var stepAttachments = step{MigrationAttachments, []string{
+	`CREATE TABLE attachments (
 			sha256 VARCHAR PRIMARY KEY,
 			kind VARCHAR NOT NULL,
 			mime VARCHAR NOT NULL,
@@ -23,14 +23,13 @@ func init() {
 			height INTEGER NOT NULL DEFAULT 0,
 			text TEXT NOT NULL DEFAULT '',
 			created_at DATETIME NOT NULL)`,
-		`CREATE TABLE message_attachments (
+	`CREATE TABLE message_attachments (
 			id INTEGER PRIMARY KEY AUTOINCREMENT,
 			message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
 			sha256 VARCHAR NOT NULL REFERENCES attachments(sha256),
 			name VARCHAR NOT NULL,
 			original_size INTEGER NOT NULL DEFAULT 0,
 			position INTEGER NOT NULL DEFAULT 0)`,
-		`CREATE INDEX ix_message_attachments_message ON message_attachments(message_id, position)`,
-		`CREATE INDEX ix_message_attachments_sha ON message_attachments(sha256)`,
-	}})
-}
+	`CREATE INDEX ix_message_attachments_message ON message_attachments(message_id, position)`,
+	`CREATE INDEX ix_message_attachments_sha ON message_attachments(sha256)`,
+}}

@@ -14,22 +14,21 @@ const MigrationKnowledge = "20261201000013_knowledge"
 
 // The step is appended here rather than in migrations.go's literal so the
 // knowledge work stays in its own file; newMigrations sorts steps by name.
-func init() {
-	steps = append(steps, step{MigrationKnowledge, []string{
-		`ALTER TABLE knowledge_entries ADD COLUMN heading TEXT NOT NULL DEFAULT ''`,
-		`ALTER TABLE knowledge_entries ADD COLUMN norm_query TEXT NOT NULL DEFAULT ''`,
-		`ALTER TABLE knowledge_entries ADD COLUMN model VARCHAR NOT NULL DEFAULT ''`,
-		`ALTER TABLE knowledge_entries ADD COLUMN provider VARCHAR NOT NULL DEFAULT ''`,
-		`ALTER TABLE knowledge_entries ADD COLUMN file_path VARCHAR NOT NULL DEFAULT ''`,
-		`ALTER TABLE knowledge_entries ADD COLUMN content_hash VARCHAR NOT NULL DEFAULT ''`,
-		`ALTER TABLE knowledge_entries ADD COLUMN fetched_at DATETIME`,
-		`ALTER TABLE knowledge_entries ADD COLUMN updated_at DATETIME`,
-		`UPDATE knowledge_entries SET heading = substr(trim(query), 1, 200), norm_query = lower(trim(query)),
+// stepKnowledge is MigrationKnowledge's statements (registered in steps, migrations.go).
+var stepKnowledge = step{MigrationKnowledge, []string{
+	`ALTER TABLE knowledge_entries ADD COLUMN heading TEXT NOT NULL DEFAULT ''`,
+	`ALTER TABLE knowledge_entries ADD COLUMN norm_query TEXT NOT NULL DEFAULT ''`,
+	`ALTER TABLE knowledge_entries ADD COLUMN model VARCHAR NOT NULL DEFAULT ''`,
+	`ALTER TABLE knowledge_entries ADD COLUMN provider VARCHAR NOT NULL DEFAULT ''`,
+	`ALTER TABLE knowledge_entries ADD COLUMN file_path VARCHAR NOT NULL DEFAULT ''`,
+	`ALTER TABLE knowledge_entries ADD COLUMN content_hash VARCHAR NOT NULL DEFAULT ''`,
+	`ALTER TABLE knowledge_entries ADD COLUMN fetched_at DATETIME`,
+	`ALTER TABLE knowledge_entries ADD COLUMN updated_at DATETIME`,
+	`UPDATE knowledge_entries SET heading = substr(trim(query), 1, 200), norm_query = lower(trim(query)),
 			fetched_at = created_at, updated_at = created_at`,
-		`ALTER TABLE knowledge_sources ADD COLUMN position INTEGER NOT NULL DEFAULT 0`,
-		`CREATE INDEX ix_knowledge_entries_norm_query ON knowledge_entries(norm_query, fetched_at)`,
-		`CREATE INDEX ix_knowledge_entries_created ON knowledge_entries(created_at, id)`,
-		`CREATE INDEX ix_knowledge_sources_entry ON knowledge_sources(entry_id, position)`,
-		`ALTER TABLE messages ADD COLUMN sources TEXT NOT NULL DEFAULT ''`,
-	}})
-}
+	`ALTER TABLE knowledge_sources ADD COLUMN position INTEGER NOT NULL DEFAULT 0`,
+	`CREATE INDEX ix_knowledge_entries_norm_query ON knowledge_entries(norm_query, fetched_at)`,
+	`CREATE INDEX ix_knowledge_entries_created ON knowledge_entries(created_at, id)`,
+	`CREATE INDEX ix_knowledge_sources_entry ON knowledge_sources(entry_id, position)`,
+	`ALTER TABLE messages ADD COLUMN sources TEXT NOT NULL DEFAULT ''`,
+}}

@@ -8,10 +8,9 @@ package store
 // Existing entries were all summarised.
 const MigrationKnowledgeUnsummarised = "20261201000020_knowledge_unsummarised"
 
-func init() {
-	steps = append(steps, step{MigrationKnowledgeUnsummarised, []string{
-		`ALTER TABLE knowledge_entries ADD COLUMN summarised INTEGER NOT NULL DEFAULT 1`,
-		`ALTER TABLE knowledge_sources ADD COLUMN snippet TEXT NOT NULL DEFAULT ''`,
-		`ALTER TABLE knowledge_sources ADD COLUMN published TEXT NOT NULL DEFAULT ''`,
-	}})
-}
+// stepKnowledgeUnsummarised is MigrationKnowledgeUnsummarised's statements (registered in steps, migrations.go).
+var stepKnowledgeUnsummarised = step{MigrationKnowledgeUnsummarised, []string{
+	`ALTER TABLE knowledge_entries ADD COLUMN summarised INTEGER NOT NULL DEFAULT 1`,
+	`ALTER TABLE knowledge_sources ADD COLUMN snippet TEXT NOT NULL DEFAULT ''`,
+	`ALTER TABLE knowledge_sources ADD COLUMN published TEXT NOT NULL DEFAULT ''`,
+}}

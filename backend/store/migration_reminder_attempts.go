@@ -9,8 +9,7 @@ package store
 // snooze and edit reset it to 0.
 const MigrationReminderAttempts = "20261201000015_reminder_attempts"
 
-func init() {
-	steps = append(steps, step{MigrationReminderAttempts, []string{
-		`ALTER TABLE reminders ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0`,
-	}})
-}
+// stepReminderAttempts is MigrationReminderAttempts's statements (registered in steps, migrations.go).
+var stepReminderAttempts = step{MigrationReminderAttempts, []string{
+	`ALTER TABLE reminders ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0`,
+}}

@@ -81,7 +81,8 @@ type step struct {
 	stmts []string
 }
 
-// steps holds every migration as plain SQL, one statement per string.
+// steps holds every migration as plain SQL, one statement per string: the
+// only registry of steps (orderedSteps sorts them by name).
 var steps = []step{
 	{MigrationOriginal, []string{
 		`CREATE TABLE sessions (
@@ -292,6 +293,21 @@ var steps = []step{
 		`ALTER TABLE reminders ADD COLUMN note TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE reminders ADD COLUMN seen_at DATETIME`,
 	}},
+	// Later steps keep their statements in their own migration_*.go file;
+	// this list is the one place a step is registered, in order.
+	stepKnowledge,                // 20261201000013_knowledge
+	stepSessionForked,            // 20261201000014_session_forked
+	stepReminderAttempts,         // 20261201000015_reminder_attempts
+	stepDiscordChannels,          // 20261201000016_discord_channels
+	stepTags,                     // 20261201000017_tags
+	stepKnowledgeUnsummarised,    // 20261201000020_knowledge_unsummarised
+	stepAPILogPurpose,            // 20261201000021_api_log_purpose
+	stepDrafts,                   // 20261201000022_drafts
+	stepStreamingReplies,         // 20261202000018_streaming_replies
+	stepSessionOrganise,          // 20261202000020_session_organise
+	stepAssistants,               // 20261202000023_assistants
+	stepDiscordChannelAssistants, // 20261202000024_discord_channel_assistants
+	stepAttachments,              // 20261202000025_attachments
 }
 
 // postSteps run inside a migration's transaction after its statements.

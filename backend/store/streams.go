@@ -33,18 +33,6 @@ import (
 // gone): the operating system drops a lock with the process that held it,
 // however it ended, so no heartbeat or timeout guesses at liveness.
 
-// MigrationStreamingReplies adds messages.stream_owner (the owner id of a
-// reply that is still streaming; "" otherwise) and a partial index of the
-// streaming rows, so the start-up sweep reads only those.
-const MigrationStreamingReplies = "20261202000018_streaming_replies"
-
-func init() {
-	steps = append(steps, step{MigrationStreamingReplies, []string{
-		`ALTER TABLE messages ADD COLUMN stream_owner VARCHAR NOT NULL DEFAULT ''`,
-		`CREATE INDEX ix_messages_streaming ON messages(stream_owner) WHERE status = 'streaming'`,
-	}})
-}
-
 // OwnerDir is the folder beside the database holding the owners' lock files.
 const OwnerDir = "run"
 

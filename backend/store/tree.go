@@ -285,3 +285,22 @@ func (d *DB) DeleteUnanswered(ctx context.Context, sessionID string, id int64) e
 		return touchSession(ctx, tx, sessionID, now())
 	})
 }
+
+// sessionForked reports whether reading the session's selected branch needs
+// the walk of the parent chain (branchIDs): the session has branched
+// (MigrationSessionForked), or its active leaf is not its newest message (a
+// regenerate answers an earlier question before its reply exists). When it
+// is false, the selected branch is all of the session's messages. An
+// unknown session counts as forked, so callers take the general path and
+// find nothing.
+func (d *DB) sessionForked(ctx context.Context, sessionID string) (bool, error) {
+	var forked []bool
+	err := d.bun.NewSelect().Table("sessions").
+		ColumnExpr(`forked OR (active_leaf_id IS NOT NULL AND active_leaf_id IS NOT
+			(SELECT MAX(m.id) FROM messages m WHERE m.session_id = sessions.id))`).
+		Where("id = ?", sessionID).Scan(ctx, &forked)
+	if err != nil {
+		return false, err
+	}
+	return len(forked) == 0 || forked[0], nil
+}
