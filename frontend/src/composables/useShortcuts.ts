@@ -17,6 +17,7 @@ import { useChatStore } from '@/stores/chat'
 import { useSearchStore } from '@/stores/search'
 import { useSessionStore } from '@/stores/sessions'
 import { useToastStore } from '@/stores/toasts'
+import { inModalLayer, modalOpen } from './useModal'
 import { COMPOSITION_GRACE_MS } from '@/utils/ime'
 
 export type Shortcut = 'newChat' | 'search' | 'stop' | 'copyLast' | 'settings' | 'sheet'
@@ -55,8 +56,11 @@ function isTextField(el: Element | null): boolean {
   return el instanceof HTMLElement && el.isContentEditable
 }
 
-const DIALOGS = '[aria-modal="true"], [role="dialog"], [role="alertdialog"]'
-const inModal = (el: Element | null) => !!el?.closest(DIALOGS)
+// Popovers (the context meter, the model list, an image's preview) are
+// dialogs that are not modal layers: focus inside one keeps its keys too.
+const POPOVERS = '[role="dialog"], [role="alertdialog"]'
+/** Focus is in a modal layer (the modal stack, useModal.ts) or a popover. */
+const inModal = (el: Element | null) => inModalLayer(el) || !!el?.closest(POPOVERS)
 /** The message box at the bottom of the chat (Esc there stops the reply). */
 const isMessageBox = (el: Element | null) => !!el?.closest('[data-testid="message-input"]')
 
@@ -81,7 +85,7 @@ export function matchShortcut(e: ShortcutKey, composing: boolean): Shortcut | nu
   if (e.key === 'Escape') {
     // A dialog or side panel takes Esc first (it closes); so does a text
     // box other than the message box (an inline editor cancels).
-    if (e.defaultPrevented || inModal(target) || document.querySelector(DIALOGS)) return null
+    if (e.defaultPrevented || modalOpen() || inModal(target) || document.querySelector(POPOVERS)) return null
     if (isTextField(target) && !isMessageBox(target)) return null
     return 'stop'
   }
