@@ -60,3 +60,20 @@ func TestDefaultReplyWithDeltaSize(t *testing.T) {
 		t.Fatalf("got %d events, want 5: %q", len(evs), evs)
 	}
 }
+
+func TestTextEncoderWritesWhatChunkEventWrites(t *testing.T) {
+	enc := newTextEncoder(`chatcmpl-fake-7`, `fake/<model> & "quoted"`)
+	for _, text := range []string{"", "あ", "plain text", `<b>&amp;</b>`, "quote \" back\\slash", "tab\tnl\ncr\r\x01\x1f",
+		"line\u2028para\u2029", "emoji 😀", "bad utf-8 \xff\xfe", "{\"json\": [1, 2]}"} {
+		for _, first := range []bool{true, false} {
+			delta := map[string]any{"content": text}
+			if first {
+				delta["role"] = "assistant"
+			}
+			want := chunkEvent(`chatcmpl-fake-7`, `fake/<model> & "quoted"`, delta, nil)
+			if got := enc.event(text, first); got != want {
+				t.Errorf("event(%q, %v) =\n%s\nwant\n%s", text, first, got, want)
+			}
+		}
+	}
+}

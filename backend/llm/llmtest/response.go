@@ -297,10 +297,11 @@ func (r Response) events(id, model string, includeUsage bool, promptTokens int) 
 	if len(r.RawEvents) > 0 {
 		return r.RawEvents, nil
 	}
-	var evs []string
 	chunk := func(delta any, finish any) string { return chunkEvent(id, model, delta, finish) }
+	text := newTextEncoder(id, model)
+	evs := make([]string, 0, len(r.Chunks)+len(r.ToolCallChunks)+3)
 	for i, c := range r.Chunks {
-		evs = append(evs, textEvent(id, model, c, i == 0))
+		evs = append(evs, text.event(c, i == 0))
 	}
 	for _, raw := range r.ToolCallChunks {
 		ev, err := toolCallEvent(raw, chunk)
@@ -336,14 +337,37 @@ func chunkEvent(id, model string, delta, finish any) string {
 	})
 }
 
-// textEvent is the payload of a text delta (the first also carries the
-// role).
-func textEvent(id, model, text string, first bool) string {
-	delta := map[string]any{"content": text}
-	if first {
-		delta["role"] = "assistant"
+// textEncoder writes the payloads of one reply's text deltas (the first
+// also carries the role "assistant"): the same bytes
+// chunkEvent gives for {"content": text[, "role": "assistant"]} with a null
+// finish_reason (encoding/json's sorted keys and escaping), without a map
+// and a reflective Marshal per delta — a reply of thousands of one-rune
+// deltas spent most of the fake's time there.
+type textEncoder struct {
+	tail string // from the end of the delta to the end of the chunk
+}
+
+func newTextEncoder(id, model string) textEncoder {
+	return textEncoder{tail: `},"finish_reason":null,"index":0}],"created":` + strconv.Itoa(fakeCreated) +
+		`,"id":` + mustJSON(id) + `,"model":` + mustJSON(model) + `,"object":"chat.completion.chunk"}`}
+}
+
+// event is the payload of the delta text (first: with the role).
+func (e textEncoder) event(text string, first bool) string {
+	content, err := json.Marshal(text)
+	if err != nil {
+		panic(err)
 	}
-	return chunkEvent(id, model, delta, nil)
+	const head, role = `{"choices":[{"delta":{"content":`, `,"role":"assistant"`
+	var b strings.Builder
+	b.Grow(len(head) + len(content) + len(role) + len(e.tail))
+	b.WriteString(head)
+	b.Write(content)
+	if first {
+		b.WriteString(role)
+	}
+	b.WriteString(e.tail)
+	return b.String()
 }
 
 // toolCallEvent turns one ToolCallChunks entry into an event payload.

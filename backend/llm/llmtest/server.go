@@ -432,6 +432,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 		loopText(ctx, w, rc, resp, id, model)
 		return
 	}
+	var frame []byte
 	for i, ev := range events {
 		if i > 0 && !wait(ctx, resp.ChunkDelay) {
 			return
@@ -443,7 +444,8 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 				return
 			}
 		}
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", ev); err != nil {
+		frame = sseFrame(frame, ev)
+		if _, err := w.Write(frame); err != nil {
 			return
 		}
 		_ = rc.Flush()
@@ -461,17 +463,28 @@ func loopText(ctx context.Context, w http.ResponseWriter, rc *http.ResponseContr
 	if len(chunks) == 0 {
 		chunks = []string{"again and again "}
 	}
+	text := newTextEncoder(id, model)
+	var frame []byte
 	for i := 0; ctx.Err() == nil; i++ {
 		if i > 0 && !wait(ctx, resp.ChunkDelay) {
 			return
 		}
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", textEvent(id, model, chunks[i%len(chunks)], i == 0)); err != nil {
+		frame = sseFrame(frame, text.event(chunks[i%len(chunks)], i == 0))
+		if _, err := w.Write(frame); err != nil {
 			return
 		}
 		if rc.Flush() != nil {
 			return
 		}
 	}
+}
+
+// sseFrame is "data: <payload>\n\n", built in buf (reused between
+// events: one write per event, no fmt).
+func sseFrame(buf []byte, payload string) []byte {
+	buf = append(buf[:0], "data: "...)
+	buf = append(buf, payload...)
+	return append(buf, "\n\n"...)
 }
 
 // cut closes the connection without finishing the chunked body.
