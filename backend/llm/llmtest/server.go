@@ -433,7 +433,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 		return
 	}
 	var frame []byte
-	for i, ev := range events {
+	for i := range events.len() {
 		if i > 0 && !wait(ctx, resp.ChunkDelay) {
 			return
 		}
@@ -444,7 +444,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 				return
 			}
 		}
-		frame = sseFrame(frame, ev)
+		frame = sseFrame(frame, events.at(i))
 		if _, err := w.Write(frame); err != nil {
 			return
 		}
