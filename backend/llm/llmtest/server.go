@@ -448,7 +448,14 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, rec RecordedReq
 		if _, err := w.Write(frame); err != nil {
 			return
 		}
-		_ = rc.Flush()
+		// The first event, and every event of a timed, held or cut reply,
+		// goes out on its own. An untimed reply's events go out as the
+		// response buffer fills (a write every few kilobytes, not one per
+		// event): the same bytes in the same order, without a syscall per
+		// delta.
+		if i == 0 || resp.ChunkDelay > 0 || resp.CutAfter > 0 || (resp.Hold != nil && i+1 == resp.HoldAfter) {
+			_ = rc.Flush()
+		}
 		if resp.CutAfter > 0 && i+1 >= resp.CutAfter {
 			cut(rc)
 			return
