@@ -168,8 +168,9 @@ func BenchmarkTurnOverhead(b *testing.B) {
 // the same run, between turns, the same stream is read by a bare go-openai
 // client and no playchat code: "floor-chunks/s" is the fake server plus
 // HTTP plus go-openai's parsing, the most any relay could reach here, and
-// "of-floor" the relay's share of it. ns/op is one turn (the floor reads
-// are not timed).
+// "of-floor" the relay's share of it. A turn is timed from Start to its
+// end, so its own setup and saving (a few ms) count against the relay.
+// ns/op is one turn (the floor reads are not timed).
 func BenchmarkChunkRelay(b *testing.B) {
 	const n = 5000
 	reply := strings.Repeat("あ", n)
