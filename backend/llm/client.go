@@ -156,34 +156,63 @@ func (d *trackingDoer) Do(req *http.Request) (*http.Response, error) {
 	d.st.status = resp.StatusCode
 	d.st.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	if resp.StatusCode < 300 {
-		resp.Body = &doneSniffer{ReadCloser: resp.Body, st: d.st, tail: []byte{'\n'}}
+		resp.Body = newDoneSniffer(resp.Body, d.st)
 	}
 	return resp, nil
 }
 
 // doneSniffer sets st.sawDone once a "data: [DONE]" line passes through.
+// It looks at each read where it lies and keeps only the last bytes of the
+// stream (tail) for a marker cut between two reads: nothing is copied or
+// allocated per read.
 type doneSniffer struct {
 	io.ReadCloser
-	st   *attemptState
-	tail []byte
+	st    *attemptState
+	tail  [len(doneLine)]byte // the stream's last bytes, right-aligned
+	tailN int                 // how many of them are set
 }
 
-var (
-	doneMarker      = []byte("\ndata: [DONE]")
-	doneMarkerTight = []byte("\ndata:[DONE]")
+const (
+	doneLine      = "\ndata: [DONE]"
+	doneLineTight = "\ndata:[DONE]"
 )
+
+var doneMarker, doneMarkerTight = []byte(doneLine), []byte(doneLineTight)
+
+// newDoneSniffer wraps body; the stream counts as starting after a line
+// break, so a body opening with the marker is seen too.
+func newDoneSniffer(body io.ReadCloser, st *attemptState) *doneSniffer {
+	s := &doneSniffer{ReadCloser: body, st: st, tailN: 1}
+	s.tail[len(s.tail)-1] = '\n'
+	return s
+}
 
 func (s *doneSniffer) Read(p []byte) (int, error) {
 	n, err := s.ReadCloser.Read(p)
 	if n > 0 && !s.st.sawDone {
-		buf := append(s.tail, p[:n]...)
-		if bytes.Contains(buf, doneMarker) || bytes.Contains(buf, doneMarkerTight) {
+		b := p[:n]
+		// A marker cut between reads lies in the tail plus b's first
+		// bytes; when b is short, joint is the tail plus all of b.
+		var joint [2 * len(doneLine)]byte
+		j := append(joint[:0], s.tail[len(s.tail)-s.tailN:]...)
+		j = append(j, b[:min(n, len(doneMarker)-1)]...)
+		if hasDone(j) || hasDone(b) {
 			s.st.sawDone = true
 		}
-		keep := min(len(buf), len(doneMarker))
-		s.tail = append(s.tail[:0], buf[len(buf)-keep:]...)
+		if n >= len(s.tail) {
+			copy(s.tail[:], b[n-len(s.tail):])
+			s.tailN = len(s.tail)
+		} else { // n < len(tail) bytes: j is the old tail plus all of b
+			s.tailN = min(len(j), len(s.tail))
+			copy(s.tail[len(s.tail)-s.tailN:], j[len(j)-s.tailN:])
+		}
 	}
 	return n, err
+}
+
+// hasDone reports whether b holds either form of the [DONE] line's start.
+func hasDone(b []byte) bool {
+	return bytes.Contains(b, doneMarker) || bytes.Contains(b, doneMarkerTight)
 }
 
 // openaiClient builds a go-openai client for one attempt against ep.

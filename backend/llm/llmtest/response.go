@@ -291,39 +291,58 @@ func (r Response) finishReason() string {
 	}
 }
 
-// events builds the SSE data payloads of a streamed reply (without the
-// "data: " prefix). includeUsage says the request asked for usage.
-func (r Response) events(id, model string, includeUsage bool, promptTokens int) ([]string, error) {
+// replyEvents are the SSE data payloads of a streamed reply (without the
+// "data: " prefix): the text deltas, each encoded only when it is sent (a
+// long reply's first event goes out before its last is built), then the
+// rest, built in advance.
+type replyEvents struct {
+	enc  textEncoder
+	text []string // the text deltas
+	rest []string // the payloads after them (or RawEvents)
+}
+
+// len is the number of events.
+func (e replyEvents) len() int { return len(e.text) + len(e.rest) }
+
+// at is the payload of event i (0 <= i < len).
+func (e replyEvents) at(i int) string {
+	if i < len(e.text) {
+		return e.enc.event(e.text[i], i == 0)
+	}
+	return e.rest[i-len(e.text)]
+}
+
+// events gives the SSE data payloads of a streamed reply. includeUsage says
+// the request asked for usage. An error (a ToolCallChunks entry that is not
+// JSON) comes before anything is sent.
+func (r Response) events(id, model string, includeUsage bool, promptTokens int) (replyEvents, error) {
 	if len(r.RawEvents) > 0 {
-		return r.RawEvents, nil
+		return replyEvents{rest: r.RawEvents}, nil
 	}
-	var evs []string
 	chunk := func(delta any, finish any) string { return chunkEvent(id, model, delta, finish) }
-	for i, c := range r.Chunks {
-		evs = append(evs, textEvent(id, model, c, i == 0))
-	}
+	evs := replyEvents{enc: newTextEncoder(id, model), text: r.Chunks}
 	for _, raw := range r.ToolCallChunks {
 		ev, err := toolCallEvent(raw, chunk)
 		if err != nil {
-			return nil, err
+			return replyEvents{}, err
 		}
-		evs = append(evs, ev)
+		evs.rest = append(evs.rest, ev)
 	}
 	if !r.OmitFinish {
-		evs = append(evs, chunk(map[string]any{}, r.finishReason()))
+		evs.rest = append(evs.rest, chunk(map[string]any{}, r.finishReason()))
 	}
 	if r.UsageOnlyFinal || includeUsage {
 		var choices any = []any{}
 		if r.UsageChoicesNull {
 			choices = nil
 		}
-		evs = append(evs, mustJSON(map[string]any{
+		evs.rest = append(evs.rest, mustJSON(map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": fakeCreated, "model": model,
 			"choices": choices, "usage": r.usage(promptTokens),
 		}))
 	}
 	if !r.OmitDone {
-		evs = append(evs, "[DONE]")
+		evs.rest = append(evs.rest, "[DONE]")
 	}
 	return evs, nil
 }
@@ -336,14 +355,37 @@ func chunkEvent(id, model string, delta, finish any) string {
 	})
 }
 
-// textEvent is the payload of a text delta (the first also carries the
-// role).
-func textEvent(id, model, text string, first bool) string {
-	delta := map[string]any{"content": text}
-	if first {
-		delta["role"] = "assistant"
+// textEncoder writes the payloads of one reply's text deltas (the first
+// also carries the role "assistant"): the same bytes
+// chunkEvent gives for {"content": text[, "role": "assistant"]} with a null
+// finish_reason (encoding/json's sorted keys and escaping), without a map
+// and a reflective Marshal per delta — a reply of thousands of one-rune
+// deltas spent most of the fake's time there.
+type textEncoder struct {
+	tail string // from the end of the delta to the end of the chunk
+}
+
+func newTextEncoder(id, model string) textEncoder {
+	return textEncoder{tail: `},"finish_reason":null,"index":0}],"created":` + strconv.Itoa(fakeCreated) +
+		`,"id":` + mustJSON(id) + `,"model":` + mustJSON(model) + `,"object":"chat.completion.chunk"}`}
+}
+
+// event is the payload of the delta text (first: with the role).
+func (e textEncoder) event(text string, first bool) string {
+	content, err := json.Marshal(text)
+	if err != nil {
+		panic(err)
 	}
-	return chunkEvent(id, model, delta, nil)
+	const head, role = `{"choices":[{"delta":{"content":`, `,"role":"assistant"`
+	var b strings.Builder
+	b.Grow(len(head) + len(content) + len(role) + len(e.tail))
+	b.WriteString(head)
+	b.Write(content)
+	if first {
+		b.WriteString(role)
+	}
+	b.WriteString(e.tail)
+	return b.String()
 }
 
 // toolCallEvent turns one ToolCallChunks entry into an event payload.
