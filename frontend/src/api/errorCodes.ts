@@ -44,6 +44,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'backup.running': { template: "a backup or restore is already running", params: [] },
   'backup.wrongPassphrase': { template: "the passphrase does not open the encrypted backup {path}; nothing was changed", params: ['path'] },
   'chat.answered': { template: "message {id} has a reply: only a question without an answer can be removed", params: ['id'] },
+  'chat.attachmentTooLong': { template: "the attached document {name} is too long for this model: about {used} tokens, the context window allows {limit}; send only the part that fits, or add the file to the knowledge base instead", params: ['name', 'used', 'limit', 'pages', 'fitPages', 'chars', 'fitChars', 'docs'] },
   'chat.branchArchived': { template: "message {id} was summarised into long-term memory: messages above a summarised point cannot be edited or regenerated (edit a later message instead)", params: ['id'] },
   'chat.busy': { template: "a reply in this chat is still being written: wait for it or stop it first", params: [] },
   'chat.emptyMessage': { template: "the message is empty", params: [] },
