@@ -163,6 +163,8 @@ const (
 	KBWatchLimit Code = "kb.watchLimit"
 	// KBNotDocument: a path is not a Markdown document of the knowledge base.
 	KBNotDocument Code = "kb.notDocument"
+	// KBAddFailed: the document {name} could not be added to the knowledge base ({detail}, in English).
+	KBAddFailed Code = "kb.addFailed"
 
 	// ToolArgumentsTruncated: a tool call's arguments were cut off, so it was not run.
 	ToolArgumentsTruncated Code = "tool.argumentsTruncated"
@@ -280,6 +282,7 @@ var templates = map[Code]string{
 		"(fs.inotify.max_user_watches) is reached: they are checked for changes every {seconds} seconds instead, and watched " +
 		"live again as soon as the limit allows (raise it with: sudo sysctl fs.inotify.max_user_watches=524288)",
 	KBNotDocument: "not a Markdown document of the knowledge base",
+	KBAddFailed:   "{name} could not be added to the knowledge base ({detail})",
 
 	ToolArgumentsTruncated: "arguments truncated",
 	ToolUnknown:            "unknown tool {name:q}",

@@ -2,8 +2,10 @@ package attach
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -76,4 +78,33 @@ func CharsPart(sent, total int) string {
 func PartBlock(name, mime, text, part string) string {
 	return fmt.Sprintf("<attachment name=%q type=%q chars=\"%d\" part=%q>\n%s\n[this is %s only: the rest of the document was left out because it does not fit the model's context window]\n</attachment>",
 		name, mime, utf8.RuneCountInString(text), part, text, part)
+}
+
+// KnowledgeDocument is a prepared document as a Markdown document for the
+// knowledge base (issue 25: a document too long for the model goes there
+// instead, and layer 3 retrieves its relevant sections): its file name
+// (the attachment's name with .md for its extension) and body. A PDF's
+// "[page N]" lines become "## Page N" headings, so the knowledge base
+// indexes it page by page; Markdown stays as it is; other text is headed
+// by its file name.
+func KnowledgeDocument(p Prepared) (name, body string) {
+	stem := strings.TrimSuffix(p.Name, filepath.Ext(p.Name))
+	if stem == "" || strings.HasPrefix(stem, ".") {
+		stem = "attachment"
+	}
+	name = stem + ".md"
+	switch {
+	case p.Kind == KindPDF:
+		body = "# " + p.Name + "\n\n" + pageHead.ReplaceAllStringFunc(p.Text, func(m string) string {
+			return strings.Replace(strings.Replace(m, "[page ", "## Page ", 1), "]\n", "\n\n", 1)
+		})
+	case p.MIME == "text/markdown":
+		body = p.Text
+	default:
+		body = "# " + p.Name + "\n\n" + p.Text
+	}
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return name, body
 }

@@ -61,3 +61,22 @@ func TestAPartBlockSaysWhichPartItIs(t *testing.T) {
 		t.Errorf("parts %q %q", PagesPart(3, 10), CharsPart(5000, 12000))
 	}
 }
+
+func TestAPDFGoesToTheKnowledgeBaseWithAHeadingPerPage(t *testing.T) {
+	p, err := Prepare("Q3 report.pdf", attachtest.PDF(attachtest.Page{Latin: "alpha"}, attachtest.Page{Latin: "beta"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, body := KnowledgeDocument(p)
+	if name != "Q3 report.md" || body != "# Q3 report.pdf\n\n## Page 1\n\nalpha\n\n## Page 2\n\nbeta\n" {
+		t.Fatalf("%q %q", name, body)
+	}
+	md, _ := Prepare("notes.md", []byte("# Notes\n\ntext"))
+	if name, body := KnowledgeDocument(md); name != "notes.md" || body != "# Notes\n\ntext\n" {
+		t.Fatalf("%q %q", name, body)
+	}
+	log, _ := Prepare("server.log", []byte("line 1\n"))
+	if name, body := KnowledgeDocument(log); name != "server.md" || body != "# server.log\n\nline 1\n" {
+		t.Fatalf("%q %q", name, body)
+	}
+}

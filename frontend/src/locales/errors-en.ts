@@ -159,6 +159,7 @@ const errors: typeof ja = {
       outsideRoot: 'The path is outside the knowledge base folder',
       watchLimit: '{folders} folders of the knowledge base cannot be watched live: the system’s limit of watched folders (fs.inotify.max_user_watches) is reached. They are checked for changes every {seconds} seconds instead, and watched live again as soon as the limit allows. To raise it: sudo sysctl fs.inotify.max_user_watches=524288',
       notDocument: 'Not a Markdown document of the knowledge base',
+      addFailed: '{name} could not be added to the knowledge base ({detail})',
       notLearned: 'Not a learned document',
     },
     interop: {

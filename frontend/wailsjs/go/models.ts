@@ -1301,6 +1301,7 @@ export namespace app {
 	    notePageIds: number[];
 	    assistantId: number;
 	    attachmentIds: string[];
+	    fitAttachments: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SendRequest(source);
@@ -1315,6 +1316,7 @@ export namespace app {
 	        this.notePageIds = source["notePageIds"];
 	        this.assistantId = source["assistantId"];
 	        this.attachmentIds = source["attachmentIds"];
+	        this.fitAttachments = source["fitAttachments"];
 	    }
 	}
 	export class SettingField {
