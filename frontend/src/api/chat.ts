@@ -3,7 +3,8 @@
 // event is lost) and removed when the turn ends, whatever way it ends.
 import * as ChatService from '../../wailsjs/go/app/ChatService'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
-import { call, errorMessage } from './errors'
+import { call, errorMessage, infoOf } from './errors'
+import type { ErrorInfo } from './errors'
 import type { Message, SendInput, Source, ToolActivity, TurnEvent, TurnStart } from './types'
 
 export interface TurnHandlers {
@@ -14,8 +15,11 @@ export interface TurnHandlers {
   onSources?(sources: Source[]): void
 }
 
-/** How a turn ended. `started` is false when Send itself was rejected. */
-export type TurnEnd = { ok: true } | { ok: false; error: string; started: boolean }
+/**
+ * How a turn ended. `started` is false when Send itself was rejected; `info`
+ * is then the error with its code and params (the chat store's offers read it).
+ */
+export type TurnEnd = { ok: true } | { ok: false; error: string; started: boolean; info?: ErrorInfo }
 
 export interface TurnHandle {
   turnId: string
@@ -64,6 +68,7 @@ export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnH
         notePageIds: input.notePageIds ?? [],
         assistantId: input.assistantId ?? 0,
         attachmentIds: input.attachmentIds ?? [],
+        fitAttachments: input.fitAttachments ?? false,
       }),
     handlers,
   )
@@ -152,7 +157,7 @@ function runTurn(begin: (turnId: string) => Promise<unknown>, handlers: TurnHand
   })
 
   const started = call(() => begin(turnId)) as Promise<TurnStart>
-  started.catch((err: unknown) => finish({ ok: false, error: errorMessage(err), started: false }))
+  started.catch((err: unknown) => finish({ ok: false, error: errorMessage(err), started: false, info: infoOf(err) }))
 
   const stop = async () => {
     if (finished) return

@@ -18,6 +18,22 @@ const attach: typeof ja = {
     imageFailed: 'The image {name} cannot be shown',
     open: 'Open {name}',
     close: 'Close',
+    fit: {
+      label: 'Document too long for the model',
+      pages: 'This document is too long for the model: pages 1–{fit} of the {total} pages of {name} fit.',
+      onePage: 'This document is too long for the model: only page 1 of the {total} pages of {name} fits.',
+      chars: 'This document is too long for the model: the first {fit} of the {total} characters of {name} fit.',
+      none: '{name} is too long for the model: not even its beginning fits beside your message.',
+      others: 'Other attached documents are cut the same way where they do not fit.',
+      kbHint: 'In the knowledge base, only the sections relevant to each question are retrieved.',
+      sendPages: 'Send pages 1–{fit}',
+      sendPage: 'Send page 1',
+      sendChars: 'Send the first {fit} characters',
+      addToKb: 'Add to knowledge base',
+      adding: 'Adding to the knowledge base…',
+      cancel: 'Cancel',
+      added: 'Added to the knowledge base: {paths}',
+    },
   },
 }
 
