@@ -96,6 +96,13 @@ func TestTheTooLongOfferSendsThePartThatFitsOrAddsTheFileToTheKnowledgeBase(t *t
 	if !strings.Contains(body, fmt.Sprintf(`part="pages 1-%d of 40"`, fit)) || strings.Contains(body, fmt.Sprintf("[page %d]", fit+1)) {
 		t.Fatalf("the request does not hold exactly pages 1-%d:\n%.300s", fit, body)
 	}
+	hist, err := (&SessionService{a}).Messages(start.SessionID)
+	if err != nil || len(hist) == 0 || len(hist[0].Attachments) != 1 {
+		t.Fatalf("history %+v %v", hist, err)
+	}
+	if got := hist[0].Attachments[0]; got.Pages != 40 || got.SentPages != fit || got.SentChars != 0 {
+		t.Fatalf("the history does not say which part went: %+v", got)
+	}
 
 	// Or: into the knowledge base, and the question again without the file.
 	doc2 := stagedPDF(t, a, 40, 33)

@@ -71,6 +71,13 @@ type Attachment struct {
 	Height int   `json:"height"`
 	// Chars is a document's length in characters (0 for an image).
 	Chars int `json:"chars"`
+	// Pages is a PDF's page count (0 for other kinds).
+	Pages int `json:"pages"`
+	// SentPages and SentChars are the part of the document the message
+	// sent when only the part that fits the model went (its first pages
+	// or characters); 0: all of it.
+	SentPages int `json:"sentPages"`
+	SentChars int `json:"sentChars"`
 }
 
 // thumbSide is the long side of a chip's thumbnail in pixels.
@@ -309,7 +316,8 @@ func toAttachments(fs []store.MessageFile) []Attachment {
 	out := make([]Attachment, len(fs))
 	for i, f := range fs {
 		out[i] = Attachment{Name: f.Name, Kind: f.Kind, MIME: f.MIME, SHA256: f.SHA256, Size: f.OriginalSize,
-			Width: f.Width, Height: f.Height, Chars: utf8.RuneCountInString(f.Text)}
+			Width: f.Width, Height: f.Height, Chars: utf8.RuneCountInString(f.Text), Pages: f.Pages, SentPages: f.SentPages,
+			SentChars: f.SentChars}
 	}
 	return out
 }

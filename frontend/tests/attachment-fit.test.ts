@@ -3,6 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import AttachmentFitOffer from '@/components/AttachmentFitOffer.vue'
 import ChatComposer from '@/components/ChatComposer.vue'
+import MessageAttachments from '@/components/MessageAttachments.vue'
 import type { StagedAttachment } from '@/api/attachments'
 import type { TurnEnd } from '@/api/chat'
 import type { FitOffer } from '@/stores/chat'
@@ -163,5 +164,24 @@ describe('ChatComposer: a document too long for the model', () => {
     expect(w.findAll('[data-test="attach-chip"]')).toHaveLength(1)
     expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('What does it say about the budget?')
     w.unmount()
+  })
+})
+
+describe('MessageAttachments: a document sent in part', () => {
+  it('says in the history which part went', () => {
+    const base = { mime: 'application/pdf', sha256: 'a'.repeat(64), size: 90_000, width: 0, height: 0, chars: 60_000 }
+    const w = mount(MessageAttachments, {
+      props: {
+        files: [
+          { ...base, name: 'report.pdf', kind: 'pdf', pages: 40, sentPages: 12, sentChars: 0 },
+          { ...base, sha256: 'b'.repeat(64), name: 'server.log', kind: 'text', mime: 'text/plain', pages: 0, sentPages: 0, sentChars: 15000 },
+          { ...base, sha256: 'c'.repeat(64), name: 'whole.pdf', kind: 'pdf', pages: 3, sentPages: 0, sentChars: 0 },
+        ],
+      },
+      global: { plugins: [testI18n()] },
+    })
+    expect(w.findAll('[data-test="attach-part"]').map((p) => p.text())).toEqual([
+      'Sent: pages 1–12 of 40', 'Sent: the first 15000 of 60000 characters',
+    ])
   })
 })

@@ -33,6 +33,8 @@ const attach: typeof ja = {
       adding: 'Adding to the knowledge base…',
       cancel: 'Cancel',
       added: 'Added to the knowledge base: {paths}',
+      sentPages: 'Sent: pages 1–{fit} of {total}',
+      sentChars: 'Sent: the first {fit} of {total} characters',
     },
   },
 }

@@ -32,6 +32,8 @@ const attach = {
       adding: 'ナレッジベースに追加しています…',
       cancel: 'キャンセル',
       added: 'ナレッジベースに追加しました: {paths}',
+      sentPages: '送信したのは {total} ページ中 1〜{fit} ページ',
+      sentChars: '送信したのは {total} 文字中 最初の {fit} 文字',
     },
   },
 }
