@@ -27,18 +27,40 @@ func FirstPages(text string, n int) string {
 	if n <= 0 {
 		return ""
 	}
+	pages, ends := PageEnds(text)
+	for i, p := range pages {
+		if p > n {
+			if i == 0 {
+				return ""
+			}
+			return text[:ends[i-1]]
+		}
+	}
+	return text
+}
+
+// PageEnds returns, for each page heading of a PDF's extracted text (in
+// order, numbers going up), its page number and the byte offset in text
+// where that page's text ends: the start of the blank line before the next
+// heading, or len(text). FirstPages(text, n) is text up to the end of the
+// last page numbered n or less.
+func PageEnds(text string) (pages, ends []int) {
 	last := 0
 	for _, m := range pageHead.FindAllStringSubmatchIndex(text, -1) {
 		page, err := strconv.Atoi(text[m[2]:m[3]])
 		if err != nil || page <= last {
 			continue
 		}
-		if page > n {
-			return text[:m[0]]
+		if len(pages) > 0 {
+			ends = append(ends, m[0])
 		}
+		pages = append(pages, page)
 		last = page
 	}
-	return text
+	if len(pages) > 0 {
+		ends = append(ends, len(text))
+	}
+	return pages, ends
 }
 
 // FirstChars returns the first n characters (runes) of text; n ≤ 0

@@ -49,9 +49,7 @@ type fitResult struct {
 
 // fitDocuments shares room tokens among the documents of files in order:
 // each takes its whole block while it fits, else the longest part of it
-// that fits — the most first pages of a PDF (by its "[page N]" headings),
-// the most first characters of other text. The files given are not
-// changed.
+// that fits (fitPart). The files given are not changed.
 func fitDocuments(counter tokens.Counter, room int, files []store.MessageFile) fitResult {
 	res := fitResult{files: append([]store.MessageFile(nil), files...), first: -1, complete: true}
 	for i := range res.files {
@@ -67,37 +65,133 @@ func fitDocuments(counter tokens.Counter, room int, files []store.MessageFile) f
 		if res.first < 0 {
 			res.first = i
 		}
-		paged := f.Pages > 1
-		total := f.Pages - 1
-		if !paged {
-			total = utf8.RuneCountInString(f.Text) - 1
-		}
-		set := func(n int) {
-			if paged {
-				f.SentPages = n
-			} else {
-				f.SentChars = n
-			}
-		}
-		// The largest n in [0, total] whose part fits: parts grow with n.
-		lo, hi := 0, total
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			set(mid)
-			if counter.Count(fileBlock(*f)) <= room {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		set(lo)
-		if lo == 0 {
+		used, ok := fitPart(counter, room, f)
+		if !ok {
 			res.complete = false
 			continue
 		}
-		room -= counter.Count(fileBlock(*f))
+		room -= used
 	}
 	return res
+}
+
+// maxPieceRunes is the longest piece of a line a part of text without
+// pages may end inside: a part ends at the end of a line, or every this
+// many characters along a longer one (minified JSON, a log of one line).
+const maxPieceRunes = 1024
+
+// partCut is a place a part of a document may end: its byte offset in the
+// text and the SentPages or SentChars of the part that ends there.
+type partCut struct{ end, n int }
+
+// partCuts lists where a part of f's text may end, in order; the last is
+// the end of the text (the whole document). A PDF of several pages is cut
+// after a page (n: the part sends pages 1..n, up to the page before the
+// next one with text), other text after a line or piece of one (n: its
+// characters).
+func partCuts(f store.MessageFile) []partCut {
+	var out []partCut
+	if f.Pages > 1 {
+		pages, ends := attach.PageEnds(f.Text)
+		for i := range pages {
+			n := f.Pages
+			if i+1 < len(pages) {
+				n = pages[i+1] - 1
+			}
+			out = append(out, partCut{ends[i], n})
+		}
+		return out
+	}
+	runes, k := 0, 0 // k: runes since the last cut
+	for i, r := range f.Text {
+		runes++
+		k++
+		if r == '\n' || k == maxPieceRunes {
+			out = append(out, partCut{i + utf8.RuneLen(r), runes})
+			k = 0
+		}
+	}
+	if len(out) == 0 || out[len(out)-1].end < len(f.Text) {
+		out = append(out, partCut{len(f.Text), runes})
+	}
+	return out
+}
+
+// fitPart sets in f (whose whole block does not fit in room tokens) the
+// longest part that does — the most first pages of a PDF, the most first
+// lines of other text — and returns its size in tokens; false (and no
+// part set) when not even the first page or line fits. Counting every
+// candidate part would count a large document dozens of times, so the
+// pieces between cuts are counted once each for an estimate, and real
+// counts of the block around it find the exact cut (usually two).
+func fitPart(counter tokens.Counter, room int, f *store.MessageFile) (int, bool) {
+	cuts := partCuts(*f)
+	paged := f.Pages > 1
+	set := func(i int) {
+		f.SentPages, f.SentChars = 0, 0
+		switch {
+		case i < 0:
+		case paged:
+			f.SentPages = cuts[i].n
+		default:
+			f.SentChars = cuts[i].n
+		}
+	}
+	sizes := map[int]int{}
+	fits := func(i int) bool {
+		set(i)
+		sizes[i] = counter.Count(fileBlock(*f))
+		return sizes[i] <= room
+	}
+	// The estimate: the block's frame plus the pieces up to each cut.
+	est, guess, prev := counter.Count(attach.PartBlock(f.Name, f.MIME, "", attach.CharsPart(len(f.Text), len(f.Text)))), -1, 0
+	for i, c := range cuts[:len(cuts)-1] {
+		est += counter.Count(f.Text[prev:c.end])
+		prev = c.end
+		if est > room {
+			break
+		}
+		guess = i
+	}
+	// lo fits (-1: none known to), hi does not (the whole document).
+	lo, hi := -1, len(cuts)-1
+	if guess >= 0 {
+		if fits(guess) {
+			lo = guess
+			for step := 1; lo+step < hi; step *= 2 {
+				if !fits(lo + step) {
+					hi = lo + step
+					break
+				}
+				lo += step
+			}
+		} else {
+			hi = guess
+		}
+	}
+	for step := 1; lo < 0 && hi > 0; step *= 2 {
+		i := max(hi-step, 0)
+		if fits(i) {
+			lo = i
+			break
+		}
+		hi = i
+	}
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	set(lo)
+	if lo < 0 {
+		return 0, false
+	}
+	if _, ok := sizes[lo]; !ok {
+		fits(lo)
+	}
+	return sizes[lo], true
 }
 
 // tooLongError is the error of a message that does not fit: ChatAttachmentTooLong
