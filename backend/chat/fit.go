@@ -196,7 +196,9 @@ func fitPart(counter tokens.Counter, room int, f *store.MessageFile) (int, bool)
 
 // tooLongError is the error of a message that does not fit: ChatAttachmentTooLong
 // when it would fit without its documents' text (fit is then how they fit
-// the room left), ChatTooLongForModel otherwise.
+// the room left; its fitPages and fitChars are 0 when some document could
+// not send even its beginning, so the offer is the knowledge base alone),
+// ChatTooLongForModel otherwise.
 func tooLongError(used, limit int, fit fitResult, docsOnly bool) error {
 	if !docsOnly || fit.first < 0 {
 		return apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": limit})
@@ -208,6 +210,12 @@ func tooLongError(used, limit int, fit fitResult, docsOnly bool) error {
 			docs++
 		}
 	}
+	fitPages, fitChars := f.SentPages, f.SentChars
+	if !fit.complete {
+		// Some document could not send even its beginning: there is no
+		// part to offer, only the knowledge base.
+		fitPages, fitChars = 0, 0
+	}
 	return apperr.New(apperr.ChatAttachmentTooLong, map[string]any{"name": f.Name, "used": used, "limit": limit,
-		"pages": f.Pages, "fitPages": f.SentPages, "chars": utf8.RuneCountInString(f.Text), "fitChars": f.SentChars, "docs": docs})
+		"pages": f.Pages, "fitPages": fitPages, "chars": utf8.RuneCountInString(f.Text), "fitChars": fitChars, "docs": docs})
 }

@@ -170,3 +170,26 @@ func TestFitAttachmentsChangesNothingThatFitsAndATooLongTextIsNoOffer(t *testing
 		t.Fatalf("a too long text with a document: %v", err)
 	}
 }
+
+// Two documents where the second cannot send even its beginning once the
+// first takes its part: the offer has no part to send (fitPages 0), and
+// FitAttachments is refused too, never sending one document cut and the
+// other left out.
+func TestNoPartIsOfferedWhenADocumentCannotSendItsBeginning(t *testing.T) {
+	srv := echoServer(t)
+	c := newCore(t, srv, "CONTEXT_WINDOW_TOKENS=6000", "MAX_OUTPUT_TOKENS=500")
+	ctx := context.Background()
+	oneLine := prepared(t, "one-line.json", []byte(`{"k":"`+strings.Repeat("v", 900)+`"}`))
+	req := chat.TurnRequest{Text: "compare", Attachments: []attach.Prepared{longPDF(t, 40), oneLine}}
+	for _, fit := range []bool{false, true} {
+		req.FitAttachments = fit
+		_, err := c.Chat.Start(ctx, req, &recorder{})
+		in := apperr.InfoOf(err)
+		if in.Code != apperr.ChatAttachmentTooLong || in.Params["name"] != "report.pdf" || in.Params["fitPages"] != 0 || in.Params["docs"] != 2 {
+			t.Fatalf("fit=%v: %v %+v", fit, err, in.Params)
+		}
+	}
+	if n := srv.RequestCount(llmtest.PathChat); n != 0 {
+		t.Fatalf("%d requests", n)
+	}
+}

@@ -85,6 +85,9 @@ describe('AttachmentFitOffer', () => {
     const none = mount(AttachmentFitOffer, { props: { offer: offer({ fitPages: 0 }) }, global: { plugins: [testI18n()] } })
     expect(none.find('[data-test="fit-send"]').exists()).toBe(false)
     expect(none.find('[data-test="fit-knowledge"]').exists()).toBe(true)
+    const many = mount(AttachmentFitOffer, { props: { offer: offer({ fitPages: 0, docs: 3 }) }, global: { plugins: [testI18n()] } })
+    expect(many.get('[data-test="fit-offer-text"]').text()).toContain('not all of them fit, even in part (report.pdf and 2 more)')
+    expect(many.find('[data-test="fit-send"]').exists()).toBe(false)
   })
 })
 

@@ -24,6 +24,7 @@ const attach: typeof ja = {
       onePage: 'This document is too long for the model: only page 1 of the {total} pages of {name} fits.',
       chars: 'This document is too long for the model: the first {fit} of the {total} characters of {name} fit.',
       none: '{name} is too long for the model: not even its beginning fits beside your message.',
+      noneMany: 'The attached documents are too long for the model: not all of them fit, even in part ({name} and {others} more).',
       others: 'Other attached documents are cut the same way where they do not fit.',
       kbHint: 'In the knowledge base, only the sections relevant to each question are retrieved.',
       sendPages: 'Send pages 1–{fit}',
