@@ -71,6 +71,13 @@ type Attachment struct {
 	Height int   `json:"height"`
 	// Chars is a document's length in characters (0 for an image).
 	Chars int `json:"chars"`
+	// Pages is a PDF's page count (0 for other kinds).
+	Pages int `json:"pages"`
+	// SentPages and SentChars are the part of the document the message
+	// sent when only the part that fits the model went (its first pages
+	// or characters); 0: all of it.
+	SentPages int `json:"sentPages"`
+	SentChars int `json:"sentChars"`
 }
 
 // thumbSide is the long side of a chip's thumbnail in pixels.
@@ -189,6 +196,37 @@ func (s *AttachmentService) Discard(ids []string) error {
 	return nil
 }
 
+// AddToKnowledge adds the document waiting under id to the knowledge base
+// instead of sending it (the other answer to the chat.attachmentTooLong
+// offer, issue 25): its text becomes a Markdown document at the knowledge
+// base's root (attach.KnowledgeDocument: a PDF with a heading per page),
+// indexed before this returns, so a message sent next without it finds
+// its relevant sections through the knowledge-base layer. The file stops
+// waiting to be sent. It returns the document's path in the knowledge
+// base. Errors: AttachNotFound, AttachUnsupported for an image (it has no
+// text), kb.AddDocument's.
+func (s *AttachmentService) AddToKnowledge(id string) (string, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return "", err
+	}
+	ps, err := s.app.attachments.get([]string{id})
+	if err != nil {
+		return "", err
+	}
+	p := ps[0]
+	if p.Kind == attach.KindImage {
+		return "", apperr.New(apperr.AttachUnsupported, map[string]any{"name": p.Name, "type": p.MIME})
+	}
+	name, body := attach.KnowledgeDocument(p)
+	rel, err := c.KB.AddDocument(context.Background(), name, body)
+	if err != nil {
+		return "", err
+	}
+	s.app.attachments.drop([]string{id})
+	return rel, nil
+}
+
 // DataURL returns a stored attachment's bytes as a data URL (an image shown
 // in the history; a document opened from its chip). sha is the file's
 // SHA-256 as Attachment gives it.
@@ -278,7 +316,8 @@ func toAttachments(fs []store.MessageFile) []Attachment {
 	out := make([]Attachment, len(fs))
 	for i, f := range fs {
 		out[i] = Attachment{Name: f.Name, Kind: f.Kind, MIME: f.MIME, SHA256: f.SHA256, Size: f.OriginalSize,
-			Width: f.Width, Height: f.Height, Chars: utf8.RuneCountInString(f.Text)}
+			Width: f.Width, Height: f.Height, Chars: utf8.RuneCountInString(f.Text), Pages: f.Pages, SentPages: f.SentPages,
+			SentChars: f.SentChars}
 	}
 	return out
 }

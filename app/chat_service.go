@@ -34,6 +34,7 @@ func (s *ChatService) Send(req SendRequest) (TurnStart, error) {
 	em := s.turnEmitter(req.TurnID)
 	tr := chat.TurnRequest{
 		TurnID: req.TurnID, SessionID: req.SessionID, Text: req.Text, Model: req.Model, NotePageIDs: req.NotePageIDs,
+		FitAttachments: req.FitAttachments,
 	}
 	if req.SessionID == "" && req.AssistantID > 0 {
 		a, err := c.Assistants.Get(context.Background(), req.AssistantID)

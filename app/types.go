@@ -93,6 +93,12 @@ type SendRequest struct {
 	// (AttachmentService), sent with the message in this order. They stay
 	// waiting when Send fails, so the user can send again.
 	AttachmentIDs []string `json:"attachmentIds"`
+	// FitAttachments sends only the part of each attached document that
+	// fits the model (its first pages or characters, said so in the
+	// request) when the whole does not: the user's answer to the
+	// chat.attachmentTooLong offer. Without it such a message is refused
+	// and nothing is cut (chat.TurnRequest.FitAttachments).
+	FitAttachments bool `json:"fitAttachments"`
 }
 
 // TurnStart is returned once the user's message is safely stored; the reply

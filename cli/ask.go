@@ -38,6 +38,7 @@ func ask(ctx context.Context, args []string, env Env) error {
 		files = append(files, v)
 		return nil
 	})
+	fit := fs.Bool("fit", false, "when an attached document does not fit the model, send only the part that fits (its first pages or characters, said so to the model) instead of refusing the message")
 	// Every failure in --json mode is a JSON error event, even one before
 	// the flags are read or the message is (issue 22).
 	em := &printer{w: env.Stdout, errw: env.Stderr, json: wantsJSON(args)}
@@ -75,7 +76,7 @@ func ask(ctx context.Context, args []string, env Env) error {
 	c.ReconcileKB(ctx)
 	startMCP(ctx, c) // the enabled MCP servers' tools, as the window offers them
 
-	req := chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model, Attachments: attached}
+	req := chat.TurnRequest{SessionID: *sessionID, Text: text, Model: *model, Attachments: attached, FitAttachments: *fit}
 	if err := set.apply(ctx, c, &req); err != nil {
 		return em.fatal(err)
 	}

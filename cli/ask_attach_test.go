@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"playchat/backend/attach/attachtest"
 	"playchat/backend/llm/llmtest"
 )
 
@@ -46,5 +47,33 @@ func TestAskAttachSendsEachFileWithTheMessage(t *testing.T) {
 	r = runCLI(t, env, "", "ask", "--attach", bin, "and this?")
 	if r.code == 0 || !strings.Contains(r.stderr, "a.bin") || len(srv.ChatRequests()) != 1 {
 		t.Fatalf("a binary file: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// A document too long for the model is refused (nothing sent) unless
+// --fit asks for the part that fits.
+func TestAskAttachFitSendsOnlyThePartThatFits(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	env := append(testEnv(t, srv), "CONTEXT_WINDOW_TOKENS=6000", "MAX_OUTPUT_TOKENS=500")
+	pages := make([]attachtest.Page, 40)
+	for i := range pages {
+		pages[i] = attachtest.Page{Latin: strings.Repeat("The budget of the year was spent on many things. ", 12)}
+	}
+	doc := filepath.Join(t.TempDir(), "report.pdf")
+	if err := os.WriteFile(doc, attachtest.PDF(pages...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, env, "", "ask", "--attach", doc, "summarise")
+	if r.code == 0 || !strings.Contains(r.stderr, "report.pdf is too long for this model") || len(srv.ChatRequests()) != 0 {
+		t.Fatalf("without --fit: exit %d, %s, %d requests", r.code, r.stderr, len(srv.ChatRequests()))
+	}
+	r = runCLI(t, env, "", "ask", "--fit", "--attach", doc, "summarise")
+	if r.code != 0 || len(srv.ChatRequests()) != 1 {
+		t.Fatalf("with --fit: exit %d, %s", r.code, r.stderr)
+	}
+	msgs := srv.ChatRequests()[0].Messages
+	parts := msgs[len(msgs)-1].MultiContent
+	if len(parts) != 2 || !strings.Contains(parts[1].Text, `part="pages 1-`) || !strings.Contains(parts[1].Text, " of 40 only: the rest") {
+		t.Fatalf("parts %+v", parts)
 	}
 }

@@ -82,7 +82,7 @@ func failureOf(err error) failure {
 		return set(http.StatusNotFound, typeInvalidRequest, "x_playchat_session", "")
 	case code == apperr.APIBadKBDomain:
 		return set(http.StatusBadRequest, typeInvalidRequest, "x_playchat_kb_domain", "")
-	case code == apperr.ChatTooLongForModel:
+	case code == apperr.ChatTooLongForModel, code == apperr.ChatAttachmentTooLong:
 		return set(http.StatusBadRequest, typeInvalidRequest, "messages", "context_length_exceeded")
 	case code == apperr.APINoMessages, code == apperr.APILastNotUser, code == apperr.ChatEmptyMessage,
 		code == apperr.ChatMessageTooLong, code == apperr.ChatMessageNotUTF8:

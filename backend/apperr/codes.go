@@ -30,6 +30,13 @@ const (
 	ChatMessageNotUTF8 Code = "chat.messageNotUtf8"
 	// ChatTooLongForModel: the message needs about {used} tokens, the window allows {limit}.
 	ChatTooLongForModel Code = "chat.tooLongForModel"
+	// ChatAttachmentTooLong: the message fits the model without its documents' text but not with it
+	// (issue 25): about {used} tokens, the window allows {limit}; {name} is the first document that
+	// does not fit whole. Extra params for the window's offer: pages (a PDF's page count, 0 for
+	// other text) and fitPages (how many of its first pages fit, 0: not even one), chars (its length
+	// in characters) and fitChars (how many of its first characters fit, for text without pages),
+	// docs (how many documents the message carries). Nothing was stored or sent.
+	ChatAttachmentTooLong Code = "chat.attachmentTooLong"
 	// ChatUnreachable: the model server at {host} could not be reached ({reason}: Go's words, e.g. "timed out");
 	// param kind is "timeout", "refused", "noHost", "reset" or "" (other).
 	ChatUnreachable Code = "chat.unreachable"
@@ -156,6 +163,8 @@ const (
 	KBWatchLimit Code = "kb.watchLimit"
 	// KBNotDocument: a path is not a Markdown document of the knowledge base.
 	KBNotDocument Code = "kb.notDocument"
+	// KBAddFailed: the document {name} could not be added to the knowledge base ({detail}, in English).
+	KBAddFailed Code = "kb.addFailed"
 
 	// ToolArgumentsTruncated: a tool call's arguments were cut off, so it was not run.
 	ToolArgumentsTruncated Code = "tool.argumentsTruncated"
@@ -207,9 +216,11 @@ var templates = map[Code]string{
 	ChatMessageTooLong:  "the message is too long ({bytes} bytes, at most {maxMiB} MiB)",
 	ChatMessageNotUTF8:  "the message is not valid UTF-8",
 	ChatTooLongForModel: "the message is too long for this model: about {used} tokens, the context window allows {limit}",
-	ChatUnreachable:     "cannot reach the model server at {host} ({reason})",
-	ChatToolLimit:       "{err} ({rounds} rounds): it kept calling tools and gave no answer",
-	ChatReplyTooLong:    "the reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself)",
+	ChatAttachmentTooLong: "the attached document {name} is too long for this model: about {used} tokens, the context window allows {limit}; " +
+		"send only the part that fits, or add the file to the knowledge base instead",
+	ChatUnreachable:  "cannot reach the model server at {host} ({reason})",
+	ChatToolLimit:    "{err} ({rounds} rounds): it kept calling tools and gave no answer",
+	ChatReplyTooLong: "the reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself)",
 
 	LLMProviderStatus:      "provider returned {status}: {detail}",
 	LLMWrongBaseURL:        "provider returned 404: {detail}; the base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, to which /chat/completions is added (usually ending in /v1)",
@@ -271,6 +282,7 @@ var templates = map[Code]string{
 		"(fs.inotify.max_user_watches) is reached: they are checked for changes every {seconds} seconds instead, and watched " +
 		"live again as soon as the limit allows (raise it with: sudo sysctl fs.inotify.max_user_watches=524288)",
 	KBNotDocument: "not a Markdown document of the knowledge base",
+	KBAddFailed:   "{name} could not be added to the knowledge base ({detail})",
 
 	ToolArgumentsTruncated: "arguments truncated",
 	ToolUnknown:            "unknown tool {name:q}",
@@ -294,6 +306,7 @@ var templates = map[Code]string{
 // not show (the window may use them).
 var extraParams = map[Code][]string{
 	ChatUnreachable:         {"kind"},
+	ChatAttachmentTooLong:   {"pages", "fitPages", "chars", "fitChars", "docs"},
 	LLMInterrupted:          {"detail"},
 	ConfigInvalidValueFrom:  {"sourceId"},
 	ConfigInvalidSecretFrom: {"sourceId"},

@@ -40,34 +40,21 @@ func filesOf(ps []attach.Prepared) []store.MessageFile {
 	out := make([]store.MessageFile, len(ps))
 	for i, p := range ps {
 		out[i] = store.MessageFile{Name: p.Name, Kind: p.Kind, MIME: p.MIME, SHA256: p.SHA256, Size: int64(len(p.Data)),
-			OriginalSize: p.OriginalSize, Width: p.Width, Height: p.Height, Text: p.Text, Data: p.Data}
+			OriginalSize: p.OriginalSize, Width: p.Width, Height: p.Height, Text: p.Text, Pages: p.Pages, Data: p.Data}
 	}
 	return out
 }
 
-// filesText is the text the documents among files add to a message (for
-// checkFits).
-func filesText(files []store.MessageFile) string {
-	var b strings.Builder
-	for _, f := range files {
-		if f.Kind != attach.KindImage {
-			b.WriteString(attach.Block(f.Name, f.MIME, f.Text))
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
-}
-
 // filesTokens is what files add to a message in tokens: their text blocks
-// and their images (ImageTokens).
+// (fileBlock, each counted as the request's part it becomes) and their
+// images (ImageTokens).
 func filesTokens(counter tokens.Counter, files []store.MessageFile) int {
 	n := 0
-	if t := filesText(files); t != "" {
-		n += counter.Count(t)
-	}
 	for _, f := range files {
 		if f.Kind == attach.KindImage {
 			n += ImageTokens(f.Width, f.Height)
+		} else {
+			n += counter.Count(fileBlock(f))
 		}
 	}
 	return n
@@ -106,7 +93,7 @@ func withFiles(role, content string, files []store.MessageFile) llm.Message {
 	}
 	for _, f := range files {
 		if f.Kind != attach.KindImage {
-			parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: attach.Block(f.Name, f.MIME, f.Text)})
+			parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: fileBlock(f)})
 		}
 	}
 	for _, f := range files {

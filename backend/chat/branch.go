@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"playchat/backend/apperr"
+	"playchat/backend/attach"
 	"playchat/backend/event"
 	"playchat/backend/session"
 	"playchat/backend/store"
@@ -146,7 +147,7 @@ func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkFits(model, set, req.Text, nil, kept[orig.ID]); err != nil {
+	if _, err := s.checkFits(model, set, req.Text, nil, kept[orig.ID], false); err != nil {
 		return nil, err
 	}
 	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model, Files: kept[orig.ID]}
@@ -197,16 +198,36 @@ func (s *Service) sessionBusy(sessionID string) bool {
 // must fit the input budget, which the history and the layers then share.
 // The error is apperr.ChatTooLongForModel, checked before anything is
 // stored, so the text stays in the composer and nothing fails later
-// (issue 21).
-func (s *Service) checkFits(model string, set Settings, text string, extra []string, files []store.MessageFile) error {
+// (issue 21) — or apperr.ChatAttachmentTooLong when the message would fit
+// without its documents' text (fit.go): then, with fit, the files come
+// back with the part of each document that fits set, unless some document
+// cannot send even its first page or character. Without an error the files
+// come back as given (fit or not: they fit whole).
+func (s *Service) checkFits(model string, set Settings, text string, extra []string, files []store.MessageFile, fit bool) ([]store.MessageFile, error) {
 	counter := counterFor(model)
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
-	used := counter.Count(withExtra(BasePrompt(), extra)) + counter.Count(text) + 2*tokens.MessageOverhead +
-		s.toolTokens(counter, budget, model, false) + filesTokens(counter, files)
-	if used > budget.Input {
-		return apperr.New(apperr.ChatTooLongForModel, map[string]any{"used": used, "limit": budget.Input})
+	fixed := counter.Count(withExtra(BasePrompt(), extra)) + counter.Count(text) + 2*tokens.MessageOverhead +
+		s.toolTokens(counter, budget, model, false)
+	used := fixed + filesTokens(counter, files)
+	if used <= budget.Input {
+		return files, nil
 	}
-	return nil
+	images := 0
+	for _, f := range files {
+		if f.Kind == attach.KindImage {
+			images += ImageTokens(f.Width, f.Height)
+		}
+	}
+	room := budget.Input - fixed - images
+	docsOnly := room > 0 && len(files) > 0
+	var res fitResult
+	if docsOnly {
+		res = fitDocuments(counter, room, files)
+		if fit && res.complete && res.first >= 0 {
+			return res.files, nil
+		}
+	}
+	return nil, tooLongError(used, budget.Input, res, docsOnly)
 }
 
 // turnModel resolves the model of a turn in an existing session as Start

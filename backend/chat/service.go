@@ -176,6 +176,13 @@ type TurnRequest struct {
 	// same transaction, and go to the model as content parts
 	// (attachments.go). With attachments the text may be empty.
 	Attachments []attach.Prepared
+	// FitAttachments sends only the part of each attached document that
+	// fits the model when the whole does not: a PDF's first pages, another
+	// document's first characters, in a block that says which part it is
+	// (fit.go). Without it such a message is refused with
+	// apperr.ChatAttachmentTooLong (the offer to send that part), and
+	// nothing is cut. A message that fits whole is sent whole either way.
+	FitAttachments bool
 }
 
 // Turn is one running (or finished) turn.
@@ -278,7 +285,8 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	}
 	// A message too long for the model even alone is refused before
 	// anything is stored (a new session included).
-	if err := s.checkFits(model, set, req.Text, req.ExtraSystem, files); err != nil {
+	files, err := s.checkFits(model, applyChat(set, chatOf(sess, newChat)), req.Text, req.ExtraSystem, files, req.FitAttachments)
+	if err != nil {
 		return nil, err
 	}
 	if req.SessionID == "" {
@@ -327,6 +335,15 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 		func(t *Turn) { t.requester = req.Requester },
 		func(t *Turn) { t.extraSystem = req.ExtraSystem },
 		func(t *Turn) { t.purpose, t.kbDomain, t.noNotes = req.Purpose, req.KBDomain, req.NoNotes })
+}
+
+// chatOf is the chat settings a turn's message is checked with: the
+// session's stored ones, or newChat's for a turn that creates its session.
+func chatOf(sess store.Session, newChat store.ChatSettings) store.ChatSettings {
+	if sess.ID == "" {
+		return newChat
+	}
+	return store.DecodeChatSettings(sess.Settings)
 }
 
 // startChat stores a new chat's own settings and the assistant they came

@@ -26,6 +26,13 @@ type DocAttachment struct {
 	OriginalSize int64 `json:"originalSize,omitempty"`
 	// Text is a document's text as it went to the model.
 	Text string `json:"text,omitempty"`
+	// Pages is a PDF's page count (absent for other kinds).
+	Pages int `json:"pages,omitempty"`
+	// SentPages and SentChars, when the message sent only the part of a
+	// document that fits the model (issue 25), are how many of its first
+	// pages (a PDF) or characters went (absent: all of it).
+	SentPages int `json:"sentPages,omitempty"`
+	SentChars int `json:"sentChars,omitempty"`
 }
 
 // maxAttachmentName is the longest file name an attachment may have, in
@@ -47,7 +54,8 @@ func exportFiles(db *store.DB, doc *Document, dm *DocMessage, files []store.Mess
 			doc.Files[f.SHA256] = base64.StdEncoding.EncodeToString(b)
 		}
 		dm.Attachments = append(dm.Attachments, DocAttachment{SHA256: f.SHA256, Name: f.Name, Kind: f.Kind, MIME: f.MIME,
-			Width: f.Width, Height: f.Height, OriginalSize: f.OriginalSize, Text: f.Text})
+			Width: f.Width, Height: f.Height, OriginalSize: f.OriginalSize, Text: f.Text,
+			Pages: f.Pages, SentPages: f.SentPages, SentChars: f.SentChars})
 	}
 	return nil
 }
@@ -94,6 +102,9 @@ func checkFiles(doc Document) []string {
 			if a.MIME == "" {
 				add("%s.mime is missing", at)
 			}
+			if a.Pages < 0 || a.SentPages < 0 || a.SentChars < 0 || (a.SentPages > 0 && a.SentPages >= a.Pages) {
+				add("%s: pages, sentPages and sentChars must be counts, sentPages fewer than pages", at)
+			}
 			if len(a.Text) > attach.MaxTextBytes || !utf8.ValidString(a.Text) {
 				add("%s.text must be UTF-8 of at most %d KiB", at, attach.MaxTextBytes>>10)
 			}
@@ -116,7 +127,7 @@ func importFiles(doc Document) (map[int][]store.MessageFile, []store.MessageFile
 				data[a.SHA256] = b
 			}
 			f := store.MessageFile{Name: a.Name, Kind: a.Kind, MIME: a.MIME, SHA256: a.SHA256, OriginalSize: a.OriginalSize,
-				Width: a.Width, Height: a.Height, Text: a.Text, Data: b}
+				Width: a.Width, Height: a.Height, Text: a.Text, Pages: a.Pages, SentPages: a.SentPages, SentChars: a.SentChars, Data: b}
 			out[i] = append(out[i], f)
 			all = append(all, f)
 		}

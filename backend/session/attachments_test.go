@@ -24,7 +24,10 @@ func TestExportAndImportKeepAttachmentsByteIdentical(t *testing.T) {
 	img := testFile("photo.png", "image", "image/png", []byte("\x89PNG\r\n\x1a\nnot really a png, but bytes"))
 	doc := testFile("notes.md", "text", "text/markdown", []byte("# notes\n"))
 	doc.Text, doc.Width, doc.Height = "# notes\n", 0, 0
-	m := store.Message{SessionID: sid, Role: store.RoleUser, Content: "look at these", Files: []store.MessageFile{img, doc}}
+	doc.SentChars = 3 // only the part that fit was sent (issue 25)
+	pdf := testFile("report.pdf", "pdf", "application/pdf", []byte("%PDF-1.4 not really"))
+	pdf.Text, pdf.Width, pdf.Height, pdf.Pages, pdf.SentPages = "[page 1]\na\n\n[page 2]\nb", 0, 0, 2, 1
+	m := store.Message{SessionID: sid, Role: store.RoleUser, Content: "look at these", Files: []store.MessageFile{img, doc, pdf}}
 	if err := db.InsertMessage(ctx, &m); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +44,7 @@ func TestExportAndImportKeepAttachmentsByteIdentical(t *testing.T) {
 	if err := json.Unmarshal(raw, &d); err != nil {
 		t.Fatal(err)
 	}
-	if d.Version != 4 || len(d.Files) != 2 {
+	if d.Version != 4 || len(d.Files) != 3 {
 		t.Fatalf("version %d, %d files", d.Version, len(d.Files))
 	}
 	imp, err := ImportReader(ctx, db, bytes.NewReader(raw))
@@ -59,8 +62,11 @@ func TestExportAndImportKeepAttachmentsByteIdentical(t *testing.T) {
 	for _, m := range ms {
 		got = append(got, m.Files...)
 	}
-	if len(got) != 3 || got[0].Name != "photo.png" || got[1].Name != "notes.md" || got[1].Text != "# notes\n" || got[2].Name != "photo.png" {
+	if len(got) != 4 || got[0].Name != "photo.png" || got[1].Name != "notes.md" || got[1].Text != "# notes\n" || got[3].Name != "photo.png" {
 		t.Fatalf("imported files %+v", got)
+	}
+	if got[1].SentChars != 3 || got[2].Pages != 2 || got[2].SentPages != 1 || got[3].SentPages != 0 {
+		t.Fatalf("the part each message sent was not kept: %+v", got)
 	}
 	for _, f := range []store.MessageFile{img, doc} {
 		b, err := db.ReadAttachment(f.SHA256)

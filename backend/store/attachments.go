@@ -48,6 +48,17 @@ type MessageFile struct {
 	Height int `json:"height"`
 	// Text is a document's text ("" for an image).
 	Text string `json:"text"`
+	// Pages is a PDF's page count (0 for other kinds, and for files stored
+	// before it was recorded).
+	Pages int `json:"pages,omitempty"`
+	// SentPages, when > 0, is how many of a PDF's pages the message sent
+	// (pages 1..SentPages of Pages): the user chose to send the part of a
+	// document that fits the model. 0 sends the whole document.
+	SentPages int `json:"sentPages,omitempty"`
+	// SentChars, when > 0, is how many characters (runes) of a document's
+	// text without pages the message sent (the first SentChars). 0 sends
+	// the whole text.
+	SentChars int `json:"sentChars,omitempty"`
 	// Data, given to InsertMessage or InsertBranch, is the bytes to store
 	// (their SHA-256 must be SHA256). nil links a file already stored
 	// (the copy of an edited message's attachments). Never loaded.
@@ -103,13 +114,13 @@ func (d *DB) writeFiles(files []MessageFile) error {
 func linkFiles(ctx context.Context, tx bun.Tx, id int64, files []MessageFile) error {
 	for i, f := range files {
 		if f.Data != nil {
-			if _, err := tx.NewRaw(`INSERT OR IGNORE INTO attachments (sha256, kind, mime, size, width, height, text, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, f.SHA256, f.Kind, f.MIME, f.Size, f.Width, f.Height, f.Text, now()).Exec(ctx); err != nil {
+			if _, err := tx.NewRaw(`INSERT OR IGNORE INTO attachments (sha256, kind, mime, size, width, height, text, pages, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, f.SHA256, f.Kind, f.MIME, f.Size, f.Width, f.Height, f.Text, f.Pages, now()).Exec(ctx); err != nil {
 				return fmt.Errorf("record attachment: %w", err)
 			}
 		}
-		if _, err := tx.NewRaw(`INSERT INTO message_attachments (message_id, sha256, name, original_size, position)
-			VALUES (?, ?, ?, ?, ?)`, id, f.SHA256, f.Name, f.OriginalSize, i).Exec(ctx); err != nil {
+		if _, err := tx.NewRaw(`INSERT INTO message_attachments (message_id, sha256, name, original_size, position, sent_pages, sent_chars)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, f.SHA256, f.Name, f.OriginalSize, i, f.SentPages, f.SentChars).Exec(ctx); err != nil {
 			return fmt.Errorf("link attachment %s: %w", f.Name, err)
 		}
 	}
@@ -147,7 +158,8 @@ func (d *DB) FilesOf(ctx context.Context, ids []int64) (map[int64][]MessageFile,
 		MessageID int64 `bun:"message_id"`
 		MessageFile
 	}
-	err := d.bun.NewRaw(`SELECT l.message_id, l.name, l.original_size, a.sha256, a.kind, a.mime, a.size, a.width, a.height, a.text
+	err := d.bun.NewRaw(`SELECT l.message_id, l.name, l.original_size, l.sent_pages, l.sent_chars, a.sha256, a.kind, a.mime, a.size,
+			a.width, a.height, a.text, a.pages
 		FROM message_attachments l JOIN attachments a ON a.sha256 = l.sha256
 		WHERE l.message_id IN (?) ORDER BY l.message_id, l.position`, bun.In(ids)).Scan(ctx, &rows)
 	if err != nil {

@@ -308,6 +308,7 @@ var steps = []step{
 	stepAssistants,               // 20261202000023_assistants
 	stepDiscordChannelAssistants, // 20261202000024_discord_channel_assistants
 	stepAttachments,              // 20261202000025_attachments
+	stepAttachmentParts,          // 20261203000026_attachment_parts
 }
 
 // postSteps run inside a migration's transaction after its statements.

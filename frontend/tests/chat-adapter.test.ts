@@ -46,7 +46,7 @@ describe('streamTurn', () => {
       onChunk: (d) => chunks.push(d), onSessionId, onTool,
     })
     expect(order).toEqual(['on:chat:turn:' + h.turnId, 'send'])
-    expect(ChatService.Send).toHaveBeenCalledWith({ turnId: h.turnId, sessionId: '', text: 'hi', model: '', notePageIds: [], assistantId: 0, attachmentIds: [] })
+    expect(ChatService.Send).toHaveBeenCalledWith({ turnId: h.turnId, sessionId: '', text: 'hi', model: '', notePageIds: [], assistantId: 0, attachmentIds: [], fitAttachments: false })
     emit(h.turnId, { type: 'session_id', value: 's1' })
     emit(h.turnId, { type: 'chunk', value: 'a' })
     emit(h.turnId, { type: 'tool', value: { id: 'x', status: 'running' } })
@@ -76,6 +76,14 @@ describe('streamTurn', () => {
     await expect(h.started).rejects.toBeInstanceOf(Error)
     await expect(h.done).resolves.toEqual({ ok: false, error: { code: '', message: 'DEFAULT_MODEL is not set' }, started: false })
     expect(unsubscribe).toHaveBeenCalledTimes(1)
+  })
+
+  it('sends fitAttachments when asked, and a refused Send ends with its code and params', async () => {
+    const info = { code: 'chat.attachmentTooLong', message: 'too long', params: { name: 'r.pdf', pages: 40, fitPages: 12 } }
+    ChatService.Send.mockRejectedValueOnce(info)
+    const h = streamTurn({ sessionId: 's1', text: 'hi', model: '', attachmentIds: ['a1'], fitAttachments: true })
+    expect(ChatService.Send).toHaveBeenCalledWith(expect.objectContaining({ attachmentIds: ['a1'], fitAttachments: true }))
+    await expect(h.done).resolves.toMatchObject({ ok: false, started: false, error: { code: 'chat.attachmentTooLong', params: info.params } })
   })
 
   it('stop waits for Send, then calls Stop with the turn id', async () => {

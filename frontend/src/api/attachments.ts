@@ -29,6 +29,13 @@ export const addData = (name: string, base64: string): Promise<StagedAttachment>
 /** Forgets files added but not sent. */
 export const discard = (ids: string[]): Promise<void> => call(() => AttachmentService.Discard(ids))
 
+/**
+ * Adds a waiting document to the knowledge base instead of sending it (the
+ * chat.attachmentTooLong offer); resolves to its path there. The file no
+ * longer waits to be sent.
+ */
+export const addToKnowledge = (id: string): Promise<string> => call(() => AttachmentService.AddToKnowledge(id))
+
 /** A stored attachment's bytes as a data URL (by its SHA-256). */
 export const dataURL = (sha256: string): Promise<string> => call(() => AttachmentService.DataURL(sha256))
 

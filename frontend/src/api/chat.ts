@@ -66,6 +66,7 @@ export function streamTurn(input: SendInput, handlers: TurnHandlers = {}): TurnH
         notePageIds: input.notePageIds ?? [],
         assistantId: input.assistantId ?? 0,
         attachmentIds: input.attachmentIds ?? [],
+        fitAttachments: input.fitAttachments ?? false,
       }),
     handlers,
   )

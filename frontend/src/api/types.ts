@@ -108,6 +108,12 @@ export interface SendInput {
   assistantId?: number
   /** Files added to the message box (AttachmentService ids), sent in this order. */
   attachmentIds?: string[]
+  /**
+   * Send only the part of each attached document that fits the model (its
+   * first pages or characters, said so in the request): the answer to the
+   * chat.attachmentTooLong offer. Without it such a message is refused.
+   */
+  fitAttachments?: boolean
 }
 
 /**

@@ -16,6 +16,26 @@ const attach = {
     imageFailed: '画像 {name} を表示できません',
     open: '{name} を開く',
     close: '閉じる',
+    // 添付文書がモデルに収まらないときの提案（送信エラー chat.attachmentTooLong）
+    fit: {
+      label: 'モデルに収まらない文書',
+      pages: 'この文書はモデルには長すぎます。{name} の {total} ページのうち 1〜{fit} ページが収まります。',
+      onePage: 'この文書はモデルには長すぎます。{name} の {total} ページのうち 1 ページ目だけが収まります。',
+      chars: 'この文書はモデルには長すぎます。{name} の {total} 文字のうち最初の {fit} 文字が収まります。',
+      none: '{name} はモデルには長すぎ、メッセージと一緒では最初の部分も収まりません。',
+      noneMany: '添付した文書はこのモデルには長すぎ、一部ずつでも全部は収まりません（{name} ほか {others} 件）。',
+      others: 'ほかの添付文書も、必要なら同じように収まる分だけを送ります。',
+      kbHint: 'ナレッジベースに追加すると、質問ごとに関連する部分だけが検索されて使われます。',
+      sendPages: '1〜{fit} ページを送信',
+      sendPage: '1 ページ目を送信',
+      sendChars: '最初の {fit} 文字を送信',
+      addToKb: 'ナレッジベースに追加',
+      adding: 'ナレッジベースに追加しています…',
+      cancel: 'キャンセル',
+      added: 'ナレッジベースに追加しました: {paths}',
+      sentPages: '送信したのは {total} ページ中 1〜{fit} ページ',
+      sentChars: '送信したのは {total} 文字中 最初の {fit} 文字',
+    },
   },
 }
 

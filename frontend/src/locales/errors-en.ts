@@ -48,6 +48,7 @@ const errors: typeof ja = {
       messageTooLong: 'The message is too long ({bytes} bytes; the limit is {maxMiB} MiB)',
       messageNotUtf8: 'The message is not valid UTF-8 text',
       tooLongForModel: 'The message is too long for this model: about {used} tokens, but the context window allows {limit}',
+      attachmentTooLong: 'The attached document {name} is too long for this model (about {used} tokens; the context window allows {limit}): send only the part that fits, or add the file to the knowledge base instead',
       unreachable: 'Cannot reach the model server at {host} ({reason})',
       replyTooLong: 'The reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself).',
       toolLimit: 'The model reached the tool-call limit ({rounds} rounds): it kept calling tools and gave no answer (TOOL_MAX_ROUNDS in Settings sets the limit)',
@@ -158,6 +159,7 @@ const errors: typeof ja = {
       outsideRoot: 'The path is outside the knowledge base folder',
       watchLimit: '{folders} folders of the knowledge base cannot be watched live: the system’s limit of watched folders (fs.inotify.max_user_watches) is reached. They are checked for changes every {seconds} seconds instead, and watched live again as soon as the limit allows. To raise it: sudo sysctl fs.inotify.max_user_watches=524288',
       notDocument: 'Not a Markdown document of the knowledge base',
+      addFailed: '{name} could not be added to the knowledge base ({detail})',
       notLearned: 'Not a learned document',
     },
     interop: {

@@ -46,6 +46,7 @@ export default {
       messageTooLong: 'メッセージが長すぎます（{bytes} バイト、上限は {maxMiB} MiB）',
       messageNotUtf8: 'メッセージに UTF-8 として正しくないデータが含まれています',
       tooLongForModel: 'メッセージがこのモデルには長すぎます。約 {used} トークンありますが、コンテキストウィンドウに入るのは {limit} トークンまでです',
+      attachmentTooLong: '添付した文書 {name} がこのモデルには長すぎます（約 {used} トークン、コンテキストウィンドウに入るのは {limit} トークンまで）。収まる部分だけを送るか、代わりにファイルをナレッジベースに追加してください',
       unreachable: 'モデルのサーバー {host} に接続できません（{reason}）',
       replyTooLong: '返信が 1 つのメッセージの上限 {maxMiB} MiB に達したため、そこで止めて、届いた分を残しました（モデルが同じ内容を繰り返していた可能性があります）。',
       toolLimit: 'モデルがツール呼び出しの上限（{rounds} 回）に達し、ツールを呼び続けたまま回答しませんでした（上限は設定の TOOL_MAX_ROUNDS で変えられます）',
@@ -156,6 +157,7 @@ export default {
       outsideRoot: 'ナレッジベースのフォルダーの外にあるパスです',
       watchLimit: 'ナレッジベースの {folders} 個のフォルダーはリアルタイムに監視できません。システムの監視フォルダー数の上限（fs.inotify.max_user_watches）に達しています。代わりに {seconds} 秒ごとに変更を確認し、上限に余裕ができしだいリアルタイムの監視に戻ります。上限を上げるには: sudo sysctl fs.inotify.max_user_watches=524288',
       notDocument: 'ナレッジベースの Markdown 文書ではありません',
+      addFailed: '{name} をナレッジベースに追加できませんでした（{detail}）',
       notLearned: '学習済み文書ではありません',
     },
     interop: {

@@ -77,6 +77,11 @@ export const useAttachmentStore = defineStore('attachments', () => {
     return out
   }
 
+  /** Takes files off the chat's box that Go no longer holds (added to the knowledge base). */
+  function forget(sessionId: string | null | undefined, ids: string[]) {
+    byChat.value = { ...byChat.value, [key(sessionId)]: list(sessionId).filter((s) => !ids.includes(s.id)) }
+  }
+
   /** Puts files back in the chat's box (a Send that failed keeps them waiting in Go). */
   function restore(sessionId: string | null | undefined, files: StagedAttachment[]) {
     if (files.length) byChat.value = { ...byChat.value, [key(sessionId)]: [...files, ...list(sessionId)] }
@@ -97,7 +102,7 @@ export const useAttachmentStore = defineStore('attachments', () => {
     }
   }
 
-  return { byChat, busy, list, choose, addPaths, addBlobs, remove, take, restore, takesImages }
+  return { byChat, busy, list, choose, addPaths, addBlobs, remove, take, restore, forget, takesImages }
 })
 
 /** The name a pasted image gets (the clipboard gives none): pasted-image.png. */

@@ -17,6 +17,7 @@ import {
 import { useAssistantStore } from './assistants'
 import { useAttachmentStore } from './attachments'
 import type { StagedAttachment } from '@/api/attachments'
+import * as attachmentsApi from '@/api/attachments'
 import { useDraftStore } from './drafts'
 import { useNotesStore } from './notes'
 import { useSessionStore } from './sessions'
@@ -46,6 +47,39 @@ export interface Turn {
 }
 
 export type TurnKind = 'send' | 'regenerate' | 'edit'
+
+/** The error code of a message whose attached document does not fit the model. */
+export const ATTACHMENT_TOO_LONG = 'chat.attachmentTooLong'
+
+/**
+ * The offer shown when a message's document does not fit the model (issue
+ * 25): send the part that fits, or add the file to the knowledge base. The
+ * message's text and files are back in the box meanwhile.
+ */
+export interface FitOffer {
+  /** The chat the message was for (null: the new chat). */
+  sessionId: string | null
+  /** The first document that does not fit whole. */
+  name: string
+  /** Its pages (a PDF; 0 for other text) and how many of its first pages fit (0: not one). */
+  pages: number
+  fitPages: number
+  /** Its length in characters and how many of its first characters fit (text without pages). */
+  chars: number
+  fitChars: number
+  /** How many documents the message carries. */
+  docs: number
+}
+
+/** The offer of a chat.attachmentTooLong error. */
+export function fitOfferOf(info: ErrorInfo, sessionId: string | null): FitOffer {
+  const p = (info.params ?? {}) as Record<string, unknown>
+  const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : 0)
+  return {
+    sessionId, name: String(p.name ?? ''), pages: n('pages'), fitPages: n('fitPages'), chars: n('chars'),
+    fitChars: n('fitChars'), docs: n('docs'),
+  }
+}
 
 /**
  * A turn to start (send, or a regenerate or edit from stores/branches.ts):
@@ -92,6 +126,8 @@ export const useChatStore = defineStore('chat', () => {
   const turns = ref<Turn[]>([])
   /** The last turn error, for the UI. */
   const lastError = ref<ErrorInfo | null>(null)
+  /** The open offer for a message whose document does not fit (FitOffer), if any. */
+  const fitOffer = ref<FitOffer | null>(null)
   /** Bumped when a turn reports notes_updated. */
   const notesVersion = ref(0)
   /** Bumped to give the keyboard to the message box (ChatComposer watches it). */
@@ -213,7 +249,10 @@ export const useChatStore = defineStore('chat', () => {
       // Text that already arrived stays, as a partial reply with the error.
       Object.assign(turn.assistant, failedReply(turn.assistant.content, end.error))
       lastError.value = end.error
-      toasts.error(end.error)
+      const offer = !end.started && turn.kind === 'send' && end.error.code === ATTACHMENT_TOO_LONG
+      // The offer says it in the composer; no toast on top of it.
+      if (offer) fitOffer.value = fitOfferOf(end.error, turn.sessionId || null)
+      else toasts.error(end.error)
       if (!end.started) {
         // Nothing was stored: give the text back to that chat's input box
         // (a regenerate typed nothing), and show the branch as it was.
@@ -241,12 +280,18 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  /** Sends text in the open chat; a new chat gets its session from the backend. */
-  function send(text: string): boolean {
+  /**
+   * Sends text in the open chat; a new chat gets its session from the
+   * backend. fitAttachments sends only the part of each document that fits
+   * (the offer's "Send pages 1–N").
+   */
+  function send(text: string, opts: { fitAttachments?: boolean } = {}): boolean {
     const body = text.trim()
     const attachments = useAttachmentStore()
     if ((!body && !attachments.list(sessions.currentId).length) || isStreaming.value) return false
     lastError.value = null
+    fitOffer.value = null
+    const fitAttachments = opts.fitAttachments === true
     const sessionId = sessions.currentId ?? ''
     const model = sessions.currentModel
     const notePageIds = sessionId ? [] : notes.pinsForNewChat()
@@ -261,7 +306,10 @@ export const useChatStore = defineStore('chat', () => {
       files,
       user: draftMessage(`live-u${keySeq + 1}`, 'user', body, model, sessionId),
       start: (handlers) =>
-        chatApi.streamTurn({ sessionId, text: body, model, notePageIds, assistantId, attachmentIds }, handlers),
+        chatApi.streamTurn(
+          { sessionId, text: body, model, notePageIds, assistantId, attachmentIds, ...(fitAttachments ? { fitAttachments } : {}) },
+          handlers,
+        ),
     })
   }
 
@@ -360,6 +408,42 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
+  /** The open chat's offer, if the open chat is the one it is for. */
+  const currentFitOffer = computed(() =>
+    fitOffer.value && fitOffer.value.sessionId === (sessions.currentId ?? null) ? fitOffer.value : null,
+  )
+
+  /** The offer's Cancel: the text and the files stay in the box. */
+  function dismissFitOffer() {
+    fitOffer.value = null
+  }
+
+  /**
+   * The offer's "Add to knowledge base": each document waiting in the open
+   * chat's box goes into the knowledge base instead (indexed before this
+   * goes on), leaves the box, and text is sent without it, so the
+   * knowledge-base layer brings its relevant sections. Resolves to the
+   * documents' paths in the knowledge base and whether text was sent; on an
+   * error (shown as a toast) to null: the offer stays and nothing is sent.
+   */
+  async function addFitOfferToKnowledge(text: string): Promise<{ added: string[]; sent: boolean } | null> {
+    const attachments = useAttachmentStore()
+    const sid = sessions.currentId
+    const docs = attachments.list(sid).filter((f) => f.kind !== 'image')
+    const added: string[] = []
+    try {
+      for (const f of docs) {
+        added.push(await attachmentsApi.addToKnowledge(f.id))
+        attachments.forget(sid, [f.id])
+      }
+    } catch (e) {
+      toasts.error(e)
+      return null
+    }
+    fitOffer.value = null
+    return { added, sent: send(text) }
+  }
+
   /** Shows a message's tags once the background tagger stored them ("tags:updated"). */
   function applyTags(sessionId: string, messageId: number, tags: string[]) {
     if (sessionId !== sessions.currentId || !stored.value.some((m) => m.id === messageId)) return
@@ -367,8 +451,8 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   return {
-    stored, loading, turns, lastError, notesVersion, focusTick,
-    currentTurn, isStreaming, messages,
-    loadMessages, send, launch, stop, applyTags, focusInput,
+    stored, loading, turns, lastError, notesVersion, focusTick, fitOffer,
+    currentTurn, isStreaming, messages, currentFitOffer,
+    loadMessages, send, launch, stop, applyTags, focusInput, dismissFitOffer, addFitOfferToKnowledge,
   }
 })

@@ -118,6 +118,9 @@ export namespace app {
 	    width: number;
 	    height: number;
 	    chars: number;
+	    pages: number;
+	    sentPages: number;
+	    sentChars: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Attachment(source);
@@ -133,6 +136,9 @@ export namespace app {
 	        this.width = source["width"];
 	        this.height = source["height"];
 	        this.chars = source["chars"];
+	        this.pages = source["pages"];
+	        this.sentPages = source["sentPages"];
+	        this.sentChars = source["sentChars"];
 	    }
 	}
 	export class BackupInfo {
@@ -1301,6 +1307,7 @@ export namespace app {
 	    notePageIds: number[];
 	    assistantId: number;
 	    attachmentIds: string[];
+	    fitAttachments: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SendRequest(source);
@@ -1315,6 +1322,7 @@ export namespace app {
 	        this.notePageIds = source["notePageIds"];
 	        this.assistantId = source["assistantId"];
 	        this.attachmentIds = source["attachmentIds"];
+	        this.fitAttachments = source["fitAttachments"];
 	    }
 	}
 	export class SettingField {

@@ -6,6 +6,8 @@ export function AddData(arg1:string,arg2:string):Promise<app.StagedAttachment>;
 
 export function AddFiles(arg1:Array<string>):Promise<Array<app.StagedAttachment>>;
 
+export function AddToKnowledge(arg1:string):Promise<string>;
+
 export function Choose(arg1:string):Promise<Array<app.StagedAttachment>>;
 
 export function DataURL(arg1:string):Promise<string>;

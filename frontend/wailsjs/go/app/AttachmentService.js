@@ -10,6 +10,10 @@ export function AddFiles(arg1) {
   return window['go']['app']['AttachmentService']['AddFiles'](arg1);
 }
 
+export function AddToKnowledge(arg1) {
+  return window['go']['app']['AttachmentService']['AddToKnowledge'](arg1);
+}
+
 export function Choose(arg1) {
   return window['go']['app']['AttachmentService']['Choose'](arg1);
 }
