@@ -231,9 +231,10 @@ func segmentAll(rows []pendingMessage) ([]string, error) {
 }
 
 // writeTerms stores terms[i] as the index entry of rows[i] and takes each
-// row off the queue, in one transaction of four statements whatever the
-// batch's size (the driver parses a statement on every call, triggers
-// included, so a statement per row cost more than the writing). A row
+// row off the queue, in one transaction of five statements whatever the
+// batch's size: the driver parses a statement on every call, triggers
+// included, so a statement per row cost more than the writing. One of
+// them records the batch's Latin words (saveSearchTerms). A row
 // whose content changed since it was read stays queued; one deleted since
 // only leaves the queue (its trigger removed its terms). It reports how
 // many rows left the queue.
@@ -291,6 +292,15 @@ func (d *DB) writeTerms(ctx context.Context, rows []pendingMessage, terms []stri
 		if err != nil {
 			return err
 		}
+		indexed := make([]string, 0, len(index))
+		for i, r := range rows {
+			if content, ok := current[r.ID]; ok && content == r.Content {
+				indexed = append(indexed, terms[i])
+			}
+		}
+		if err := saveSearchTerms(ctx, tx, indexed); err != nil { // message_search_terms.go
+			return err
+		}
 		for _, st := range []struct {
 			q   string
 			arg []byte
@@ -334,6 +344,15 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 	}
 	if _, err := d.IndexPendingMessages(ctx); err != nil {
 		return nil, err
+	}
+	if expr != "" {
+		// The Latin word being typed, as the words it begins (message_search_terms.go).
+		var none bool
+		if expr, none, err = d.expandPrefix(ctx, expr); err != nil {
+			return nil, fmt.Errorf("search messages: %w", err)
+		} else if none {
+			return []MessageHit{}, nil
+		}
 	}
 	limit := q.Limit
 	if limit <= 0 {
