@@ -97,12 +97,18 @@ func benchMessageSearch(b *testing.B, sessions int) {
 	for i := 0; i < samples; i++ {
 		lat = append(lat, run(queries[i%len(queries)]))
 	}
-	var each strings.Builder // one log call: the benchmark log keeps only its first lines
-	for _, q := range queries {
-		fmt.Fprintf(&each, "\n%-20q session %q from %s to %s: %v", q.Text, q.SessionID,
-			q.From.Format(time.DateOnly), q.To.Format(time.DateOnly), run(q).Round(10*time.Microsecond))
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return "-"
+		}
+		return t.Format(time.DateOnly)
 	}
-	b.Log(each.String())
+	var each []string // one line: the benchmark log keeps only its first lines
+	for _, q := range queries {
+		each = append(each, fmt.Sprintf("%q [%s %s–%s] %v", q.Text, q.SessionID, day(q.From), day(q.To),
+			run(q).Round(10*time.Microsecond)))
+	}
+	b.Log(strings.Join(each, "; "))
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
