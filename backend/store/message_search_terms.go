@@ -115,7 +115,7 @@ func (d *DB) expandPrefix(ctx context.Context, expr string) (out string, none bo
 		return expr, false, nil
 	}
 	for i, w := range words {
-		words[i] = `"` + w + `"`
+		words[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
 	}
 	return expr[:m[0]] + "(" + strings.Join(words, " OR ") + ")", false, nil
 }
