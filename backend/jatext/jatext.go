@@ -30,6 +30,10 @@ var (
 	// kagomeBase holds the base form of every verb and adjective of the
 	// dictionary, by morph id: the one feature indexing reads (書い → 書く).
 	kagomeBase map[int]string
+	// kagomeBaseSet holds every base form analyzeJa can give a morph: the
+	// values of kagomeBase and those of the unknown-word entries that are
+	// verbs or adjectives. MatchBaseSpans skips texts for words outside it.
+	kagomeBaseSet map[string]bool
 )
 
 // Load loads the dictionary now (0.5–0.7 s on first use, then nothing), so
@@ -47,6 +51,7 @@ func tokenizerJa() (*tokenizer.Tokenizer, error) {
 		// live in the feature strings ipa.DictShrink leaves out.
 		d := ipa.Dict()
 		kagomeBase = baseForms(d)
+		kagomeBaseSet = baseFormSet(d, kagomeBase)
 		// The feature strings of all 390k entries (readings, conjugation
 		// forms…) are about 55 MiB of heap that indexing never reads once
 		// the base forms are copied out; this process is the dictionary's
@@ -82,6 +87,23 @@ func baseForms(d *dict.Dict) map[int]string {
 		}
 		if i := int(meta) - len(pos); i >= 0 && i < len(row) {
 			out[id] = strings.Clone(row[i])
+		}
+	}
+	return out
+}
+
+// baseFormSet returns the set of base forms of known (the values of
+// baseForms) and of d's unknown-word entries that are verbs or adjectives.
+func baseFormSet(d *dict.Dict, known map[int]string) map[string]bool {
+	out := make(map[string]bool, len(known)/2)
+	for _, b := range known {
+		out[b] = true
+	}
+	if i, ok := d.UnkDict.ContentsMeta[dict.BaseFormIndex]; ok {
+		for _, row := range d.UnkDict.Contents {
+			if len(row) > 0 && (row[0] == "動詞" || row[0] == "形容詞") && int(i) < len(row) {
+				out[row[i]] = true
+			}
 		}
 	}
 	return out

@@ -224,3 +224,62 @@ func TestQueryTermsMarkVerbsAndAdjectives(t *testing.T) {
 		}
 	}
 }
+
+// MatchBaseSpans skips a text when none of its words is in kagomeBaseSet:
+// every base form the analysis gives a morpheme of real text (known words
+// and unknown ones) must be in it, and a noun is not.
+func TestEveryBaseFormOfTheAnalysisIsInTheBaseFormSet(t *testing.T) {
+	dir := corpusDir(t)
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(p) == ".md" {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	tk, err := tokenizerJa()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"ググった。バズった。ぴえんだった。エモかった。書きまくった"}
+	for i := 0; i < len(files); i += max(1, len(files)/25) {
+		raw, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(raw))
+	}
+	bases := 0
+	for _, text := range texts {
+		err := runs(text, func(kind runKind, run, _ string) error {
+			if kind != kindCJK {
+				return nil
+			}
+			analyzeJa(tk, run, func(m morph) {
+				if m.base != "" {
+					bases++
+					if !kagomeBaseSet[m.base] {
+						t.Errorf("base form %q (of %q) is not in the set", m.base, m.surface)
+					}
+				}
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bases < 100 {
+		t.Fatalf("only %d base forms in the texts", bases)
+	}
+	if kagomeBaseSet["猫"] || !kagomeBaseSet["書く"] {
+		t.Fatalf("猫 in the set %v, 書く %v; want false, true", kagomeBaseSet["猫"], kagomeBaseSet["書く"])
+	}
+	if spans, err := MatchBaseSpans([]rune("猫が鳴いた"), []string{"猫"}); err != nil || spans != nil {
+		t.Fatalf("MatchBaseSpans for a noun = %v, %v", spans, err)
+	}
+}

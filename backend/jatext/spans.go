@@ -1,6 +1,9 @@
 package jatext
 
-import "sort"
+import (
+	"errors"
+	"sort"
+)
 
 // Span is a match in a rune slice: runes [Start, End) of the text searched.
 type Span struct{ Start, End int }
@@ -81,6 +84,7 @@ func MatchBaseSpans(text []rune, bases []string) ([]Span, error) {
 	norm, from, to := NormalizeAligned(text)
 	var out []Span
 	pos := 0 // rune offset in norm of the run being analysed
+	checked := false
 	err := runs(string(norm), func(kind runKind, run, gap string) error {
 		pos += len([]rune(gap))
 		start := pos
@@ -91,6 +95,19 @@ func MatchBaseSpans(text []rune, bases []string) ([]Span, error) {
 		tk, err := tokenizerJa()
 		if err != nil {
 			return err
+		}
+		if !checked {
+			// Only a verb's or adjective's base form can match: for other
+			// words (nouns, the usual query) there is nothing to analyse.
+			checked = true
+			for b := range want {
+				if !kagomeBaseSet[b] {
+					delete(want, b)
+				}
+			}
+			if len(want) == 0 {
+				return errNoBaseForm
+			}
 		}
 		at := start
 		extend := false
@@ -109,5 +126,11 @@ func MatchBaseSpans(text []rune, bases []string) ([]Span, error) {
 		})
 		return nil
 	})
+	if errors.Is(err, errNoBaseForm) {
+		return nil, nil
+	}
 	return out, err
 }
+
+// errNoBaseForm stops MatchBaseSpans when none of its words is a base form.
+var errNoBaseForm = errors.New("no base form to look for")

@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
-	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -42,7 +44,7 @@ const (
 	ExcerptRunes = 120
 	// indexBatch is how many queued messages are segmented per write
 	// transaction.
-	indexBatch = 500
+	indexBatch = 2000
 )
 
 // indexMu serialises IndexPendingMessages.
@@ -109,69 +111,215 @@ func (h MessageHit) ExcerptText(open, close string) string {
 
 // IndexPendingMessages segments every queued message (inserted or edited
 // since it was last indexed) into message_fts and reports how many it
-// indexed. Segmenting runs outside the write transaction; a message edited
-// or deleted meanwhile is left for the next pass (or was dropped by its
-// trigger). Its errors are the database's and the dictionary's.
+// indexed. Segmenting runs outside the write transactions, on every CPU for
+// a large queue (an upgrade's first search, an import), the next batch
+// while the last is written; a message edited meanwhile is read again
+// once more in this call, then left for the next one (one deleted was
+// dropped by its trigger). Its errors are the database's and the
+// dictionary's.
 func (d *DB) IndexPendingMessages(ctx context.Context) (int, error) {
 	// One pass at a time in this process: a search waits for a pass already
 	// segmenting the queue instead of segmenting the same messages again.
 	indexMu.Lock()
 	defer indexMu.Unlock()
 	total := 0
-	for {
-		var rows []struct {
-			ID      int64  `bun:"id"`
-			Content string `bun:"content"`
+	for sweep := 0; sweep < 2; sweep++ {
+		n, edited, err := d.indexSweep(ctx)
+		total += n
+		if err != nil || edited == 0 {
+			return total, err
 		}
+	}
+	return total, nil
+}
+
+// segmented is a batch of queued messages with their terms.
+type segmented struct {
+	rows  []pendingMessage
+	terms []string
+	err   error
+}
+
+// indexSweep indexes the queue once through, in id order, batch by batch:
+// it reports how many messages left the queue and how many stayed because
+// they were edited after being read.
+func (d *DB) indexSweep(ctx context.Context) (done, edited int, err error) {
+	after := int64(math.MinInt64)
+	read := func() ([]pendingMessage, error) {
+		var rows []pendingMessage
 		err := d.bun.NewSelect().TableExpr("message_search_pending AS p").
 			ColumnExpr("p.message_id AS id, coalesce(m.content, '') AS content").
 			Join("LEFT JOIN messages AS m ON m.id = p.message_id").
+			Where("p.message_id > ?", after).
 			OrderExpr("p.message_id").Limit(indexBatch).Scan(ctx, &rows)
 		if err != nil {
-			return total, fmt.Errorf("read the search queue: %w", err)
+			return nil, fmt.Errorf("read the search queue: %w", err)
 		}
-		if len(rows) == 0 {
-			return total, nil
+		if len(rows) > 0 {
+			after = rows[len(rows)-1].ID
 		}
-		terms := make([]string, len(rows))
-		for i, r := range rows {
-			if terms[i], err = jatext.Segment(r.Content); err != nil {
-				return total, err
+		return rows, nil
+	}
+	segment := func(rows []pendingMessage) <-chan segmented {
+		out := make(chan segmented, 1)
+		go func() {
+			terms, err := segmentAll(rows)
+			out <- segmented{rows, terms, err}
+		}()
+		return out
+	}
+	rows, err := read()
+	if err != nil || len(rows) == 0 {
+		return 0, 0, err
+	}
+	next := segment(rows)
+	for next != nil {
+		batch := <-next
+		if batch.err != nil {
+			return done, edited, batch.err
+		}
+		next = nil
+		if len(batch.rows) == indexBatch {
+			rows, err := read()
+			if err != nil {
+				return done, edited, err
+			}
+			if len(rows) > 0 {
+				next = segment(rows)
 			}
 		}
-		err = d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			for i, r := range rows {
-				var content string
-				err := tx.QueryRowContext(ctx, `SELECT content FROM messages WHERE id = ?`, r.ID).Scan(&content)
-				switch {
-				case errors.Is(err, sql.ErrNoRows):
-					// Deleted since: its trigger removed its terms.
-				case err != nil:
-					return err
-				case content != r.Content:
-					continue // edited since: still queued, read again next pass
-				default:
-					if _, err := tx.ExecContext(ctx, `DELETE FROM message_fts WHERE rowid = ?`, r.ID); err != nil {
-						return err
-					}
-					if _, err := tx.ExecContext(ctx, `INSERT INTO message_fts (rowid, terms) VALUES (?, ?)`, r.ID, terms[i]); err != nil {
-						return err
-					}
-				}
-				if _, err := tx.ExecContext(ctx, `DELETE FROM message_search_pending WHERE message_id = ?`, r.ID); err != nil {
-					return err
-				}
-				total++
-			}
-			return nil
-		})
+		n, err := d.writeTerms(ctx, batch.rows, batch.terms)
+		done += n
+		edited += len(batch.rows) - n
 		if err != nil {
-			return total, fmt.Errorf("index messages for search: %w", err)
-		}
-		if len(rows) < indexBatch {
-			return total, nil
+			return done, edited, fmt.Errorf("index messages for search: %w", err)
 		}
 	}
+	return done, edited, nil
+}
+
+// pendingMessage is a queued message as read for indexing ("" for one
+// deleted since it was queued).
+type pendingMessage struct {
+	ID      int64  `bun:"id"`
+	Content string `bun:"content"`
+}
+
+// segmentAll returns jatext.Segment of each row's content, in order,
+// segmenting on up to GOMAXPROCS goroutines (the tokenizer is safe for
+// concurrent use). Its error is the dictionary's.
+func segmentAll(rows []pendingMessage) ([]string, error) {
+	terms := make([]string, len(rows))
+	workers := min(runtime.GOMAXPROCS(0), len(rows)/64+1)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(rows); i += workers {
+				var err error
+				if terms[i], err = jatext.Segment(rows[i].Content); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return terms, errors.Join(errs...)
+}
+
+// writeTerms stores terms[i] as the index entry of rows[i] and takes each
+// row off the queue, in one transaction of five statements whatever the
+// batch's size: the driver parses a statement on every call, triggers
+// included, so a statement per row cost more than the writing. One of
+// them records the batch's Latin words (saveSearchTerms). A row
+// whose content changed since it was read stays queued; one deleted since
+// only leaves the queue (its trigger removed its terms). It reports how
+// many rows left the queue.
+func (d *DB) writeTerms(ctx context.Context, rows []pendingMessage, terms []string) (int, error) {
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	idList, err := json.Marshal(ids)
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	err = d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		current := make(map[int64]string, len(rows))
+		cur, err := tx.QueryContext(ctx, `SELECT id, content FROM messages WHERE id IN (SELECT value FROM json_each(?))`, string(idList))
+		if err != nil {
+			return err
+		}
+		for cur.Next() {
+			var id int64
+			var content string
+			if err := cur.Scan(&id, &content); err != nil {
+				cur.Close()
+				return err
+			}
+			current[id] = content
+		}
+		if err := errors.Join(cur.Err(), cur.Close()); err != nil {
+			return err
+		}
+		unqueue, index, entries := []int64{}, []int64{}, [][2]any{}
+		for i, r := range rows {
+			content, ok := current[r.ID]
+			switch {
+			case !ok:
+				// Deleted since: its trigger removed its terms.
+			case content != r.Content:
+				continue // edited since: still queued, read again next pass
+			default:
+				index = append(index, r.ID)
+				entries = append(entries, [2]any{r.ID, terms[i]})
+			}
+			unqueue = append(unqueue, r.ID)
+		}
+		indexList, err := json.Marshal(index)
+		if err != nil {
+			return err
+		}
+		entryList, err := json.Marshal(entries)
+		if err != nil {
+			return err
+		}
+		unqueueList, err := json.Marshal(unqueue)
+		if err != nil {
+			return err
+		}
+		indexed := make([]string, 0, len(index))
+		for i, r := range rows {
+			if content, ok := current[r.ID]; ok && content == r.Content {
+				indexed = append(indexed, terms[i])
+			}
+		}
+		if err := saveSearchTerms(ctx, tx, indexed); err != nil { // message_search_terms.go
+			return err
+		}
+		for _, st := range []struct {
+			q   string
+			arg []byte
+		}{
+			{`DELETE FROM message_fts WHERE rowid IN (SELECT value FROM json_each(?))`, indexList},
+			{`INSERT INTO message_fts (rowid, terms) SELECT value ->> 0, value ->> 1 FROM json_each(?)`, entryList},
+			{`DELETE FROM message_search_pending WHERE message_id IN (SELECT value FROM json_each(?))`, unqueueList},
+		} {
+			if _, err := tx.ExecContext(ctx, st.q, string(st.arg)); err != nil {
+				return err
+			}
+		}
+		done = len(unqueue)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return done, nil
 }
 
 // SearchMessages finds the messages of every session (or of q.SessionID)
@@ -197,65 +345,47 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 	if _, err := d.IndexPendingMessages(ctx); err != nil {
 		return nil, err
 	}
+	if expr != "" {
+		// The Latin word being typed, as the words it begins (message_search_terms.go).
+		var none bool
+		if expr, none, err = d.expandPrefix(ctx, expr); err != nil {
+			return nil, fmt.Errorf("search messages: %w", err)
+		} else if none {
+			return []MessageHit{}, nil
+		}
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
 	limit = min(limit, MaxSearchLimit)
-	var rows []struct {
-		ID         int64      `bun:"id"`
-		SessionID  string     `bun:"session_id"`
-		Title      string     `bun:"title"`
-		Role       string     `bun:"role"`
-		Content    string     `bun:"content"`
-		CreatedAt  time.Time  `bun:"created_at"`
-		ArchivedAt *time.Time `bun:"archived_at"`
-	}
-	sel := d.bun.NewSelect().TableExpr("message_fts AS f").
-		ColumnExpr("m.id, m.session_id, s.title, m.role, m.content, m.created_at, m.archived_at").
-		// CROSS JOIN keeps the index as the outer loop: SQLite would
-		// otherwise walk a session's messages and run the MATCH once per
-		// message (half a second for a common word at 100k messages).
-		Join("CROSS JOIN messages AS m ON m.id = f.rowid").
-		Join("JOIN sessions AS s ON s.id = m.session_id").
-		Where("message_fts MATCH ?", expr)
-	// Newest first by when a message was written, not stored: an imported
-	// chat from 2023 is stored after today's messages (issue 22).
-	order := "m.created_at DESC, m.id DESC"
-	if expr == "" { // tags only: no text to match
-		sel = d.bun.NewSelect().TableExpr("messages AS m").
-			ColumnExpr("m.id, m.session_id, s.title, m.role, m.content, m.created_at, m.archived_at").
-			Join("JOIN sessions AS s ON s.id = m.session_id")
-		order = "m.created_at DESC, m.id DESC"
-	}
-	for i, tag := range tags {
-		sel = tagFilter(sel, tag, typing && i == len(tags)-1)
-	}
-	if q.SessionID != "" && expr == "" {
-		sel = sel.Where("m.session_id = ?", q.SessionID)
-	} else if q.SessionID != "" {
-		// The bounds of the session's ids let FTS5 seek to its messages
-		// instead of walking every newer match of the word.
-		var lo, hi sql.NullInt64
-		if err := d.bun.QueryRowContext(ctx, `SELECT min(id), max(id) FROM messages WHERE session_id = ?`, q.SessionID).Scan(&lo, &hi); err != nil {
+	var rows []hitRow
+	if expr != "" {
+		ids, err := d.matchIDs(ctx, q, expr, tags, typing, limit) // message_search_plan.go
+		if err != nil {
 			return nil, fmt.Errorf("search messages: %w", err)
 		}
-		if !lo.Valid {
-			return []MessageHit{}, nil
+		if rows, err = d.hitRows(ctx, ids, limit); err != nil {
+			return nil, err
 		}
-		sel = sel.Where("m.session_id = ?", q.SessionID).Where("f.rowid BETWEEN ? AND ?", lo.Int64, hi.Int64)
-	}
-	if !q.From.IsZero() {
-		sel = sel.Where("m.created_at >= ?", q.From.UTC())
-	}
-	if !q.To.IsZero() {
-		sel = sel.Where("m.created_at < ?", q.To.UTC())
-	}
-	// Sorting by created_at reads every match before the limit applies
-	// (FTS5 alone could stop early walking its rowids); BenchmarkMessageSearch100k
-	// keeps its cost in view.
-	if err := sel.OrderExpr(order).Limit(limit).Scan(ctx, &rows); err != nil {
-		return nil, fmt.Errorf("search messages: %w", err)
+	} else { // tags only: no text to match
+		sel := d.bun.NewSelect().TableExpr("messages AS m").
+			ColumnExpr("m.id, m.session_id, s.title, m.role, m.content, m.created_at, m.archived_at").
+			Join("JOIN sessions AS s ON s.id = m.session_id")
+		for i, tag := range tags {
+			sel = tagFilter(sel, tag, typing && i == len(tags)-1)
+		}
+		if q.SessionID != "" {
+			sel = sel.Where("m.session_id = ?", q.SessionID)
+		}
+		if cond, args := dateWhere(q, "m.created_at"); cond != "" {
+			sel = sel.Where(cond, args...)
+		}
+		// Newest first by when a message was written, not stored: an
+		// imported chat from 2023 is stored after today's messages (issue 22).
+		if err := sel.OrderExpr("m.created_at DESC, m.id DESC").Limit(limit).Scan(ctx, &rows); err != nil {
+			return nil, fmt.Errorf("search messages: %w", err)
+		}
 	}
 	hits := make([]MessageHit, len(rows))
 	for i, r := range rows {
@@ -266,6 +396,17 @@ func (d *DB) SearchMessages(ctx context.Context, q MessageSearch) ([]MessageHit,
 		}
 	}
 	return hits, nil
+}
+
+// hitRow is a hit as read from the database.
+type hitRow struct {
+	ID         int64      `bun:"id"`
+	SessionID  string     `bun:"session_id"`
+	Title      string     `bun:"title"`
+	Role       string     `bun:"role"`
+	Content    string     `bun:"content"`
+	CreatedAt  time.Time  `bun:"created_at"`
+	ArchivedAt *time.Time `bun:"archived_at"`
 }
 
 // searchExpr turns what the user typed into an FTS5 expression (every term

@@ -309,6 +309,9 @@ var steps = []step{
 	stepDiscordChannelAssistants, // 20261202000024_discord_channel_assistants
 	stepAttachments,              // 20261202000025_attachments
 	stepAttachmentParts,          // 20261203000026_attachment_parts
+	stepMessageCreatedIndex,      // 20261203000030_message_created_index
+	stepMessageForkTrigger,       // 20261203000031_message_fork_trigger
+	stepMessageSearchTerms,       // 20261203000032_message_search_terms
 }
 
 // postSteps run inside a migration's transaction after its statements.
