@@ -61,7 +61,7 @@ func (a *App) runBackgroundPanicSelfTest(ctx context.Context) {
 	time.Sleep(2 * time.Second) // the event reaches the page and the toast renders
 	// Count the toasts that name the job (other toasts may be up too).
 	runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestReport(String(`+
-		`[...document.querySelectorAll('[data-test="toast"]')].filter((e) => e.textContent.includes('`+bgPanicJob+`')).length))`)
+		`[...document.querySelectorAll('[data-testid="toast"]')].filter((e) => e.textContent.includes('`+bgPanicJob+`')).length))`)
 	select {
 	case n := <-a.selfTestReports:
 		ok := n == "1" && c.Guard.Panics(bgPanicJob) == 2

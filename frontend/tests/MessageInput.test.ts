@@ -127,7 +127,7 @@ describe('MessageInput', () => {
     await type(textarea, '   \n\t ')
     press(textarea, { keyCode: 13 })
     expect(sent()).toEqual([])
-    expect(w.get('[data-test="send"]').attributes('disabled')).toBeDefined()
+    expect(w.get('[data-testid="send"]').attributes('disabled')).toBeDefined()
   })
 
   it('sends with the Send button', async () => {
@@ -143,8 +143,8 @@ describe('MessageInput', () => {
     press(textarea, { keyCode: 13 })
     await w.get('form').trigger('submit')
     expect(sent()).toEqual([])
-    expect(w.find('[data-test="send"]').exists()).toBe(false)
-    const stop = w.get('[data-test="stop"]')
+    expect(w.find('[data-testid="send"]').exists()).toBe(false)
+    const stop = w.get('[data-testid="stop"]')
     ;(stop.element as HTMLButtonElement).focus()
     await stop.trigger('click')
     expect(w.emitted('stop')).toHaveLength(1)

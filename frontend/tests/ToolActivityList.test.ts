@@ -15,10 +15,10 @@ const mountList = (tools: ToolActivity[], locale: 'ja' | 'en' = 'en') =>
   mount(ToolActivityList, { props: { tools }, global: { plugins: [testI18n(locale)] } })
 
 const rows = (w: ReturnType<typeof mountList>) =>
-  w.findAll('[data-test="tool-row"]').map((r) => ({
-    state: r.get('[data-test="tool-state"]').attributes('data-state'),
-    label: r.get('[data-test="tool-label"]').text(),
-    detail: r.find('[data-test="tool-detail"]').exists() ? r.get('[data-test="tool-detail"]').text() : '',
+  w.findAll('[data-testid="tool-row"]').map((r) => ({
+    state: r.get('[data-testid="tool-state"]').attributes('data-state'),
+    label: r.get('[data-testid="tool-label"]').text(),
+    detail: r.find('[data-testid="tool-detail"]').exists() ? r.get('[data-testid="tool-detail"]').text() : '',
   }))
 
 describe('ToolActivityList', () => {
@@ -27,19 +27,19 @@ describe('ToolActivityList', () => {
     const w = mountList(tools)
     expect(rows(w)).toEqual([{ state: 'running', label: 'Write note', detail: 'create → Plan' }])
     expect(w.find('.spinner').exists()).toBe(true)
-    expect(w.find('[data-test="tool-toggle"]').exists()).toBe(false)
+    expect(w.find('[data-testid="tool-toggle"]').exists()).toBe(false)
 
     tools = mergeTool(tools, { id: 'c1', status: 'done', result: 'created page 7 “Plan”' })
     await w.setProps({ tools })
     expect(rows(w)).toEqual([{ state: 'done', label: 'Write note', detail: 'create → Plan' }])
     expect(w.find('.spinner').exists()).toBe(false)
-    expect(w.get('[data-test="tool-state"]').text()).toBe('✓')
+    expect(w.get('[data-testid="tool-state"]').text()).toBe('✓')
     // The result is collapsed until asked for.
-    expect(w.find('[data-test="tool-result"]').exists()).toBe(false)
-    await w.get('[data-test="tool-toggle"]').trigger('click')
-    expect(w.get('[data-test="tool-result"]').text()).toBe('created page 7 “Plan”')
-    await w.get('[data-test="tool-toggle"]').trigger('click')
-    expect(w.find('[data-test="tool-result"]').exists()).toBe(false)
+    expect(w.find('[data-testid="tool-result"]').exists()).toBe(false)
+    await w.get('[data-testid="tool-toggle"]').trigger('click')
+    expect(w.get('[data-testid="tool-result"]').text()).toBe('created page 7 “Plan”')
+    await w.get('[data-testid="tool-toggle"]').trigger('click')
+    expect(w.find('[data-testid="tool-result"]').exists()).toBe(false)
   })
 
   it('keeps one row per call id, in start order', async () => {
@@ -57,9 +57,9 @@ describe('ToolActivityList', () => {
       { id: 'x', name: 'read_note', label: 'Read note', detail: '#42', status: 'error', result: 'error: note page 42 not found' },
     ])
     expect(rows(w)[0].state).toBe('error')
-    expect(w.get('[data-test="tool-state"]').text()).toBe('✕')
-    await w.get('[data-test="tool-toggle"]').trigger('click')
-    expect(w.get('[data-test="tool-result"]').text()).toContain('not found')
+    expect(w.get('[data-testid="tool-state"]').text()).toBe('✕')
+    await w.get('[data-testid="tool-toggle"]').trigger('click')
+    expect(w.get('[data-testid="tool-result"]').text()).toContain('not found')
   })
 
   it('says why a call failed in the UI language, keeping the English for a tooltip', () => {
@@ -69,7 +69,7 @@ describe('ToolActivityList', () => {
         error: { code: 'tool.unknown', params: { name: 'fly' }, message: 'unknown tool "fly"' },
       },
     ], 'ja')
-    const failure = w.get('[data-test="tool-failure"]')
+    const failure = w.get('[data-testid="tool-failure"]')
     expect(failure.text()).toBe('「fly」というツールはありません')
     expect(failure.attributes('title')).toBe('unknown tool "fly"')
   })
@@ -106,7 +106,7 @@ describe('MessageItem with tool activity', () => {
     const w = mountItem(fromStored(stored({
       tools: [{ id: 'c1', name: 'write_note', label: 'Write note', detail: 'create → Plan', status: 'done', result: 'ok' }],
     })))
-    const list = w.get('[data-test="tool-activity"]')
+    const list = w.get('[data-testid="tool-activity"]')
     expect(list.text()).toContain('Write note')
     expect(list.text()).toContain('create → Plan')
     // Above the bubble.
@@ -115,9 +115,9 @@ describe('MessageItem with tool activity', () => {
   })
 
   it('shows no list for a reply without tools (or stored before tools existed)', () => {
-    expect(mountItem(fromStored(stored({ tools: [] }))).find('[data-test="tool-activity"]').exists()).toBe(false)
-    expect(mountItem(fromStored(stored({ tools: null }))).find('[data-test="tool-activity"]').exists()).toBe(false)
-    expect(mountItem(fromStored(stored({}))).find('[data-test="tool-activity"]').exists()).toBe(false)
+    expect(mountItem(fromStored(stored({ tools: [] }))).find('[data-testid="tool-activity"]').exists()).toBe(false)
+    expect(mountItem(fromStored(stored({ tools: null }))).find('[data-testid="tool-activity"]').exists()).toBe(false)
+    expect(mountItem(fromStored(stored({}))).find('[data-testid="tool-activity"]').exists()).toBe(false)
   })
 
   it('shows the live activity while the reply streams', () => {

@@ -153,7 +153,7 @@ describe('other clickable lists', () => {
     const logsApi = vi.mocked(await import('@/api/logs'))
     const w = mountIt(LogViewer)
     await flushPromises()
-    const entry = w.get('[data-test="log-entry"]')
+    const entry = w.get('[data-testid="log-entry"]')
     expect(entry.attributes('tabindex')).toBe('0')
     await entry.trigger('keydown', { key: 'Enter' })
     await flushPromises()

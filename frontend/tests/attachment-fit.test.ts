@@ -62,32 +62,32 @@ beforeEach(() => {
 describe('AttachmentFitOffer', () => {
   it('says which pages fit and offers to send them, to add the file to the knowledge base, or to cancel', async () => {
     const w = mount(AttachmentFitOffer, { props: { offer: offer() }, global: { plugins: [testI18n()] } })
-    expect(w.get('[data-test="fit-offer-text"]').text()).toBe(
+    expect(w.get('[data-testid="fit-offer-text"]').text()).toBe(
       'This document is too long for the model: pages 1–12 of the 40 pages of report.pdf fit.')
-    expect(w.get('[data-test="fit-send"]').text()).toBe('Send pages 1–12')
-    expect(w.get('[data-test="fit-knowledge"]').text()).toBe('Add to knowledge base')
-    await w.get('[data-test="fit-send"]').trigger('click')
-    await w.get('[data-test="fit-knowledge"]').trigger('click')
-    await w.get('[data-test="fit-cancel"]').trigger('click')
+    expect(w.get('[data-testid="fit-send"]').text()).toBe('Send pages 1–12')
+    expect(w.get('[data-testid="fit-knowledge"]').text()).toBe('Add to knowledge base')
+    await w.get('[data-testid="fit-send"]').trigger('click')
+    await w.get('[data-testid="fit-knowledge"]').trigger('click')
+    await w.get('[data-testid="fit-cancel"]').trigger('click')
     expect(Object.keys(w.emitted())).toEqual(expect.arrayContaining(['send', 'knowledge', 'cancel']))
   })
 
   it('words it in Japanese, by characters for text without pages, and without Send when nothing fits', () => {
     const ja = mount(AttachmentFitOffer, { props: { offer: offer() }, global: { plugins: [testI18n('ja')] } })
-    expect(ja.get('[data-test="fit-offer-text"]').text()).toContain('40 ページのうち 1〜12 ページが収まります')
-    expect(ja.get('[data-test="fit-send"]').text()).toBe('1〜12 ページを送信')
+    expect(ja.get('[data-testid="fit-offer-text"]').text()).toContain('40 ページのうち 1〜12 ページが収まります')
+    expect(ja.get('[data-testid="fit-send"]').text()).toBe('1〜12 ページを送信')
     const chars = mount(AttachmentFitOffer, {
       props: { offer: offer({ name: 'server.log', pages: 0, chars: 40000, fitChars: 15000 }) },
       global: { plugins: [testI18n()] },
     })
-    expect(chars.get('[data-test="fit-offer-text"]').text()).toContain('the first 15000 of the 40000 characters of server.log fit')
-    expect(chars.get('[data-test="fit-send"]').text()).toBe('Send the first 15000 characters')
+    expect(chars.get('[data-testid="fit-offer-text"]').text()).toContain('the first 15000 of the 40000 characters of server.log fit')
+    expect(chars.get('[data-testid="fit-send"]').text()).toBe('Send the first 15000 characters')
     const none = mount(AttachmentFitOffer, { props: { offer: offer({ fitPages: 0 }) }, global: { plugins: [testI18n()] } })
-    expect(none.find('[data-test="fit-send"]').exists()).toBe(false)
-    expect(none.find('[data-test="fit-knowledge"]').exists()).toBe(true)
+    expect(none.find('[data-testid="fit-send"]').exists()).toBe(false)
+    expect(none.find('[data-testid="fit-knowledge"]').exists()).toBe(true)
     const many = mount(AttachmentFitOffer, { props: { offer: offer({ fitPages: 0, docs: 3 }) }, global: { plugins: [testI18n()] } })
-    expect(many.get('[data-test="fit-offer-text"]').text()).toContain('not all of them fit, even in part (report.pdf and 2 more)')
-    expect(many.find('[data-test="fit-send"]').exists()).toBe(false)
+    expect(many.get('[data-testid="fit-offer-text"]').text()).toContain('not all of them fit, even in part (report.pdf and 2 more)')
+    expect(many.find('[data-testid="fit-send"]').exists()).toBe(false)
   })
 })
 
@@ -101,16 +101,16 @@ describe('ChatComposer: a document too long for the model', () => {
     const w = mount(ChatComposer, { global: { plugins: [testI18n()] }, attachTo: document.body })
     await flush()
     nextTurn({ ok: false, error: tooLong, started: false })
-    await w.get('[data-test="send"]').trigger('click')
+    await w.get('[data-testid="send"]').trigger('click')
     await flush()
     return w
   }
 
   it('shows the offer inline, keeps the text and the file, and shows no error toast', async () => {
     const w = await refusedSend()
-    expect(w.get('[data-test="fit-offer"]').text()).toContain('pages 1–12 of the 40 pages of report.pdf fit')
+    expect(w.get('[data-testid="fit-offer"]').text()).toContain('pages 1–12 of the 40 pages of report.pdf fit')
     expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('What does it say about the budget?')
-    expect(w.findAll('[data-test="attach-chip"]').map((c) => c.text())).toEqual([expect.stringContaining('report.pdf')])
+    expect(w.findAll('[data-testid="attach-chip"]').map((c) => c.text())).toEqual([expect.stringContaining('report.pdf')])
     expect(useToastStore().toasts).toHaveLength(0)
     w.unmount()
   })
@@ -118,13 +118,13 @@ describe('ChatComposer: a document too long for the model', () => {
   it('"Send pages 1–N" sends the same text and file with fitAttachments', async () => {
     const w = await refusedSend()
     nextTurn()
-    await w.get('[data-test="fit-send"]').trigger('click')
+    await w.get('[data-testid="fit-send"]').trigger('click')
     await flush()
     expect(chatApi.streamTurn).toHaveBeenCalledTimes(2)
     expect(chatApi.streamTurn.mock.calls[1][0]).toMatchObject({
       sessionId: 's1', text: 'What does it say about the budget?', attachmentIds: ['pdf-1'], fitAttachments: true,
     })
-    expect(w.find('[data-test="fit-offer"]').exists()).toBe(false)
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(false)
     expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('')
     w.unmount()
   })
@@ -132,7 +132,7 @@ describe('ChatComposer: a document too long for the model', () => {
   it('"Add to knowledge base" adds the file, then sends the text without it', async () => {
     const w = await refusedSend()
     nextTurn()
-    await w.get('[data-test="fit-knowledge"]').trigger('click')
+    await w.get('[data-testid="fit-knowledge"]').trigger('click')
     await flush()
     expect(attachApi.addToKnowledge).toHaveBeenCalledWith('pdf-1')
     expect(chatApi.streamTurn).toHaveBeenCalledTimes(2)
@@ -141,30 +141,30 @@ describe('ChatComposer: a document too long for the model', () => {
     expect(input.fitAttachments).toBeUndefined()
     expect(attachApi.discard).not.toHaveBeenCalled() // Go dropped it already
     expect(useToastStore().toasts.map((t) => t.message)).toEqual(['Added to the knowledge base: report.md'])
-    expect(w.find('[data-test="fit-offer"]').exists()).toBe(false)
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(false)
     w.unmount()
   })
 
   it('a failed add keeps the offer, the text and the file, and sends nothing', async () => {
     const w = await refusedSend()
     attachApi.addToKnowledge.mockRejectedValueOnce(new Error('disk full'))
-    await w.get('[data-test="fit-knowledge"]').trigger('click')
+    await w.get('[data-testid="fit-knowledge"]').trigger('click')
     await flush()
     expect(chatApi.streamTurn).toHaveBeenCalledTimes(1)
-    expect(w.find('[data-test="fit-offer"]').exists()).toBe(true)
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(true)
     expect(useChatStore().currentFitOffer).not.toBeNull()
-    expect(w.findAll('[data-test="attach-chip"]')).toHaveLength(1)
+    expect(w.findAll('[data-testid="attach-chip"]')).toHaveLength(1)
     expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('What does it say about the budget?')
     w.unmount()
   })
 
   it('Cancel closes the offer and keeps the text and the file', async () => {
     const w = await refusedSend()
-    await w.get('[data-test="fit-cancel"]').trigger('click')
+    await w.get('[data-testid="fit-cancel"]').trigger('click')
     await flush()
-    expect(w.find('[data-test="fit-offer"]').exists()).toBe(false)
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(false)
     expect(chatApi.streamTurn).toHaveBeenCalledTimes(1)
-    expect(w.findAll('[data-test="attach-chip"]')).toHaveLength(1)
+    expect(w.findAll('[data-testid="attach-chip"]')).toHaveLength(1)
     expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('What does it say about the budget?')
     w.unmount()
   })
@@ -183,7 +183,7 @@ describe('MessageAttachments: a document sent in part', () => {
       },
       global: { plugins: [testI18n()] },
     })
-    expect(w.findAll('[data-test="attach-part"]').map((p) => p.text())).toEqual([
+    expect(w.findAll('[data-testid="attach-part"]').map((p) => p.text())).toEqual([
       'Sent: pages 1–12 of 40', 'Sent: the first 15000 of 60000 characters',
     ])
   })

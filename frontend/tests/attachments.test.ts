@@ -36,7 +36,7 @@ beforeEach(() => {
 describe('AttachmentChips', () => {
   it('shows a thumbnail for an image, the name and size, and a document’s length', () => {
     const w = mount(AttachmentChips, { props: { files: [image, doc] }, global: { plugins: [testI18n()] } })
-    const chips = w.findAll('[data-test="attach-chip"]')
+    const chips = w.findAll('[data-testid="attach-chip"]')
     expect(chips).toHaveLength(2)
     expect(chips[0].find('img.thumb').attributes('src')).toBe(image.thumbnail)
     expect(chips[0].text()).toContain('shot.png')
@@ -49,12 +49,12 @@ describe('AttachmentChips', () => {
   it('shows a PDF’s pages', () => {
     const pdf = { ...doc, id: 'pdf-1', name: 'report.pdf', kind: 'pdf', mime: 'application/pdf', pages: 3 }
     const w = mount(AttachmentChips, { props: { files: [pdf] }, global: { plugins: [testI18n()] } })
-    expect(w.get('[data-test="attach-chip"]').text()).toContain('3 pages')
+    expect(w.get('[data-testid="attach-chip"]').text()).toContain('3 pages')
   })
 
   it('emits remove with the file’s id from its ×', async () => {
     const w = mount(AttachmentChips, { props: { files: [image, doc] }, global: { plugins: [testI18n()] } })
-    const buttons = w.findAll('[data-test="attach-remove"]')
+    const buttons = w.findAll('[data-testid="attach-remove"]')
     expect(buttons[1].attributes('aria-label')).toBe('Remove notes.md')
     await buttons[1].trigger('click')
     expect(w.emitted('remove')).toEqual([['doc-1']])
@@ -65,12 +65,12 @@ describe('AttachmentChips', () => {
       props: { files: [image], warning: 'openai/gpt-3.5-turbo cannot see images' },
       global: { plugins: [testI18n()] },
     })
-    expect(w.get('[data-test="attach-warning"]').text()).toContain('gpt-3.5-turbo')
+    expect(w.get('[data-testid="attach-warning"]').text()).toContain('gpt-3.5-turbo')
   })
 
   it('renders nothing without files', () => {
     const w = mount(AttachmentChips, { props: { files: [] }, global: { plugins: [testI18n()] } })
-    expect(w.find('[data-test="attach-chips"]').exists()).toBe(false)
+    expect(w.find('[data-testid="attach-chips"]').exists()).toBe(false)
   })
 })
 
@@ -124,10 +124,10 @@ describe('MessageInput with attachments', () => {
 
   it('sends a message of attachments alone, and the paperclip asks for files', async () => {
     const w = mount(MessageInput, { props: { attachments: 0 }, global: { plugins: [testI18n()] }, attachTo: document.body })
-    expect(w.get('[data-test="send"]').attributes('disabled')).toBeDefined()
+    expect(w.get('[data-testid="send"]').attributes('disabled')).toBeDefined()
     await w.setProps({ attachments: 1 })
-    expect(w.get('[data-test="send"]').attributes('disabled')).toBeUndefined()
-    await w.get('[data-test="attach"]').trigger('click')
+    expect(w.get('[data-testid="send"]').attributes('disabled')).toBeUndefined()
+    await w.get('[data-testid="attach"]').trigger('click')
     expect(w.emitted('attach')).toHaveLength(1)
     w.unmount()
   })

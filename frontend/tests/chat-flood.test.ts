@@ -127,7 +127,7 @@ describe('ChatWindow under a flood of chunks', () => {
     const blocks = text.split(/\n{2,}/).length
     // One render of the growing block per frame, plus each block once when it is finished.
     expect(markdownStats.blockRenders).toBeLessThanOrEqual(frameCount + 1 + blocks)
-    const reply = w.findAll('[data-test="message"]').at(-1)!
+    const reply = w.findAll('[data-testid="message"]').at(-1)!
     expect(blockHtml(reply.element)).toBe(norm(renderMarkdown(text)))
     // every code block got its copy button once
     expect(reply.findAll('.md-copy').length).toBe(reply.findAll('.md-code-head').length)
@@ -142,7 +142,7 @@ describe('ChatWindow under a flood of chunks', () => {
     await flush()
     expect(chat.isStreaming).toBe(false)
     expect(markdownStats.blockRenders - before).toBeLessThanOrEqual(1)
-    const stored = w.findAll('[data-test="message"]').at(-1)!
+    const stored = w.findAll('[data-testid="message"]').at(-1)!
     expect(blockHtml(stored.element)).toBe(norm(renderMarkdown(text)))
   }, 60_000)
 })
@@ -153,9 +153,9 @@ describe('MessageItem while stopping', () => {
     const { draftMessage } = await import('@/utils/turn')
     const m = { ...draftMessage('k', 'assistant', 'some text', 'm', 's1') }
     const w = mount(MessageItem, { props: { message: m, stopping: false }, global: { plugins: [testI18n()] } })
-    expect(w.find('[data-test="stopping"]').exists()).toBe(false)
+    expect(w.find('[data-testid="stopping"]').exists()).toBe(false)
     await w.setProps({ stopping: true })
-    expect(w.get('[data-test="stopping"]').text()).toMatch(/stopping/i)
+    expect(w.get('[data-testid="stopping"]').text()).toMatch(/stopping/i)
   })
 })
 

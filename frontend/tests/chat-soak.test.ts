@@ -83,7 +83,7 @@ describe('a long-running chat window', () => {
     const chat = useChatStore()
     const w = mount(ChatWindow, { global: { plugins: [testI18n()] } })
     await flush()
-    const root = w.get('[data-test="scroller"]').element as HTMLElement
+    const root = w.get('[data-testid="scroller"]').element as HTMLElement
 
     for (let turn = 1; turn <= 100; turn++) {
       expect(chat.send(`question ${turn}`)).toBe(true)
@@ -103,11 +103,11 @@ describe('a long-running chat window', () => {
       if (turn % 10 === 0) {
         sessions.select('s2')
         await flush()
-        expect(w.findAll('[data-test="message"]')).toHaveLength(2)
+        expect(w.findAll('[data-testid="message"]')).toHaveLength(2)
         sessions.select('s1')
         await flush()
       }
-      const shown = w.findAll('[data-test="message"]').length
+      const shown = w.findAll('[data-testid="message"]').length
       expect(shown).toBe(Math.min(turn * 2, 100))
       // Every shown message is observed once; those of earlier turns and sessions are not.
       expect(observedCount(root)).toBe(shown)

@@ -27,22 +27,22 @@ describe('SettingFieldRow', () => {
       global: { plugins: [testI18n()] },
     })
     expect(w.text()).toContain('sk-…abcd')
-    expect(w.find('[data-test="secret-input"]').exists()).toBe(false)
-    await w.get('[data-test="replace"]').trigger('click')
-    const input = w.get('[data-test="secret-input"]').element as HTMLInputElement
+    expect(w.find('[data-testid="secret-input"]').exists()).toBe(false)
+    await w.get('[data-testid="replace"]').trigger('click')
+    const input = w.get('[data-testid="secret-input"]').element as HTMLInputElement
     expect(input.type).toBe('password')
     expect(input.value).toBe('')
     input.value = 'sk-new'
-    await w.get('[data-test="secret-input"]').trigger('input')
+    await w.get('[data-testid="secret-input"]').trigger('input')
     expect(w.emitted('change')?.at(-1)).toEqual(['sk-new'])
     input.value = ''
-    await w.get('[data-test="secret-input"]').trigger('input')
+    await w.get('[data-testid="secret-input"]').trigger('input')
     expect(w.emitted('change')?.at(-1)).toEqual([undefined]) // "" keeps the stored secret
 
     // Saved: the settings are read again; the new secret shows masked with Replace.
     await w.setProps({ field: field({ value: 'sk-…new1' }), edit: undefined })
-    expect(w.find('[data-test="secret-input"]').exists()).toBe(false)
-    expect(w.find('[data-test="replace"]').exists()).toBe(true)
+    expect(w.find('[data-testid="secret-input"]').exists()).toBe(false)
+    expect(w.find('[data-testid="replace"]').exists()).toBe(true)
     expect(w.text()).toContain('sk-…new1')
   })
 
@@ -51,15 +51,15 @@ describe('SettingFieldRow', () => {
       props: { field: field({ secret: false, key: 'DEFAULT_MODEL', value: 'openai/gpt-4o-mini' }), edit: undefined },
       global: { plugins: [testI18n()] },
     })
-    expect(gui.get('[data-test="source"]').text()).toBe('settings')
-    await gui.get('[data-test="reset"]').trigger('click')
+    expect(gui.get('[data-testid="source"]').text()).toBe('settings')
+    await gui.get('[data-testid="reset"]').trigger('click')
     expect(gui.emitted('reset')).toHaveLength(1)
     const env = mount(SettingFieldRow, {
       props: { field: field({ secret: false, source: 'env' }), edit: undefined },
       global: { plugins: [testI18n()] },
     })
-    expect(env.get('[data-test="source"]').text()).toBe('environment')
-    expect(env.find('[data-test="reset"]').exists()).toBe(false)
+    expect(env.get('[data-testid="source"]').text()).toBe('environment')
+    expect(env.find('[data-testid="reset"]').exists()).toBe(false)
   })
 
   it('edits booleans with a checkbox and choices with a select, showing help and default', async () => {
@@ -69,7 +69,7 @@ describe('SettingFieldRow', () => {
     })
     expect(bool.text()).toContain('Verbose diagnostics.')
     expect(bool.text()).toContain('Default: false')
-    const box = bool.get('[data-test="bool-input"]')
+    const box = bool.get('[data-testid="bool-input"]')
     ;(box.element as HTMLInputElement).checked = true
     await box.trigger('change')
     expect(bool.emitted('change')?.at(-1)).toEqual(['true'])
@@ -81,7 +81,7 @@ describe('SettingFieldRow', () => {
       props: { field: field({ key: 'LOG_LEVEL', secret: false, value: 'info', choices: ['debug', 'info', 'warn', 'error'] }), edit: undefined },
       global: { plugins: [testI18n()] },
     })
-    const select = choice.get('[data-test="choice-input"]')
+    const select = choice.get('[data-testid="choice-input"]')
     expect(select.findAll('option').map((o) => o.text())).toEqual(['debug', 'info', 'warn', 'error'])
     await select.setValue('warn')
     expect(choice.emitted('change')?.at(-1)).toEqual(['warn'])
@@ -92,15 +92,15 @@ describe('SettingFieldRow', () => {
       props: { field: field({ key: 'MAX_OUTPUT_TOKENS', secret: false, kind: 'int', value: '1024', default: '1024' }), edit: undefined },
       global: { plugins: [testI18n()] },
     })
-    const input = w.get('[data-test="text-input"]')
+    const input = w.get('[data-testid="text-input"]')
     expect(input.attributes('type')).toBe('text')
     expect(input.attributes('inputmode')).toBe('numeric')
     ;(input.element as HTMLInputElement).value = 'abc'
     await input.trigger('input')
     expect(w.emitted('change')?.at(-1)).toEqual(['abc']) // kept as typed, not turned into ""
-    expect(w.find('[data-test="field-error"]').exists()).toBe(false)
+    expect(w.find('[data-testid="field-error"]').exists()).toBe(false)
     await w.setProps({ edit: 'abc', error: 'Enter a whole number, such as 1024' })
-    expect(w.get('[data-test="field-error"]').text()).toBe('Enter a whole number, such as 1024')
+    expect(w.get('[data-testid="field-error"]').text()).toBe('Enter a whole number, such as 1024')
     expect(input.attributes('aria-invalid')).toBe('true')
     expect((input.element as HTMLInputElement).value).toBe('abc')
 
@@ -108,7 +108,7 @@ describe('SettingFieldRow', () => {
       props: { field: field({ key: 'LOCAL_KB_MIN_SCORE', secret: false, kind: 'float', value: '0.75' }), edit: undefined },
       global: { plugins: [testI18n()] },
     })
-    expect(float.get('[data-test="text-input"]').attributes('inputmode')).toBe('decimal')
+    expect(float.get('[data-testid="text-input"]').attributes('inputmode')).toBe('decimal')
   })
 
   it('shows Japanese help for known keys in the Japanese UI', () => {
@@ -127,16 +127,16 @@ describe('MessageItem', () => {
 
   it('labels archived, partial and failed messages', () => {
     const archived = mountItem(fromStored({ ...base, role: 'user', status: 'complete', archived: true, forgotten: false }))
-    expect(archived.get('[data-test="archived"]').text()).toBe('summarised into memory')
+    expect(archived.get('[data-testid="archived"]').text()).toBe('summarised into memory')
     expect(archived.classes()).toContain('archived')
     const forgotten = mountItem(fromStored({ ...base, role: 'user', status: 'complete', archived: true, forgotten: true }))
-    expect(forgotten.get('[data-test="archived"]').text()).toBe('forgotten (its memory was deleted)')
+    expect(forgotten.get('[data-testid="archived"]').text()).toBe('forgotten (its memory was deleted)')
     const partial = mountItem(fromStored({ ...base, role: 'assistant', status: 'partial', archived: false, forgotten: false }))
-    expect(partial.find('[data-test="partial"]').exists()).toBe(true)
+    expect(partial.find('[data-testid="partial"]').exists()).toBe(true)
     const failed = mountItem(
       fromStored({ ...base, role: 'assistant', status: 'error', error: 'quota', archived: false, forgotten: false }),
     )
-    expect(failed.find('[data-test="error"]').exists()).toBe(true)
+    expect(failed.find('[data-testid="error"]').exists()).toBe(true)
     expect(failed.text()).toContain('quota')
   })
 
@@ -144,15 +144,15 @@ describe('MessageItem', () => {
     const reply = (error: string) =>
       mountItem(fromStored({ ...base, role: 'assistant', content: 'Half an answer', status: 'partial', error, archived: false, forgotten: false }))
     const stopped = reply('stopped')
-    expect(stopped.get('[data-test="partial"]').text()).toBe('Stopped early')
-    expect(stopped.find('[data-test="interrupted"]').exists()).toBe(false)
-    expect(stopped.find('[data-test="error-text"]').exists()).toBe(false)
+    expect(stopped.get('[data-testid="partial"]').text()).toBe('Stopped early')
+    expect(stopped.find('[data-testid="interrupted"]').exists()).toBe(false)
+    expect(stopped.find('[data-testid="error-text"]').exists()).toBe(false)
     expect(stopped.text()).not.toContain('stopped')
 
     const cut = reply('connection reset by peer')
-    expect(cut.get('[data-test="interrupted"]').text()).toBe('Interrupted')
-    expect(cut.find('[data-test="partial"]').exists()).toBe(false)
-    expect(cut.get('[data-test="error-text"]').text()).toBe('connection reset by peer')
+    expect(cut.get('[data-testid="interrupted"]').text()).toBe('Interrupted')
+    expect(cut.find('[data-testid="partial"]').exists()).toBe(false)
+    expect(cut.get('[data-testid="error-text"]').text()).toBe('connection reset by peer')
     expect(cut.text()).toContain('Half an answer')
     expect(cut.classes()).toContain('interrupted')
 
@@ -160,7 +160,7 @@ describe('MessageItem', () => {
       props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error: 'EOF', archived: false, forgotten: false }) },
       global: { plugins: [testI18n('ja')] },
     })
-    expect(ja.get('[data-test="interrupted"]').text()).toBe('中断')
+    expect(ja.get('[data-testid="interrupted"]').text()).toBe('中断')
   })
 
   it('shows a known backend error in the UI language, with the original in the tooltip', () => {
@@ -171,13 +171,13 @@ describe('MessageItem', () => {
       props: { message: fromStored({ ...base, role: 'assistant', status: 'partial', error, errorInfo, archived: false, forgotten: false }) },
       global: { plugins: [testI18n('ja')] },
     })
-    const text = w.get('[data-test="error-text"]')
+    const text = w.get('[data-testid="error-text"]')
     expect(text.text()).toBe('返答の途中で接続が切れました（unexpected EOF）')
     expect(text.attributes('title')).toBe(error)
     const unknown = mountItem(
       fromStored({ ...base, role: 'assistant', status: 'error', error: 'quota', archived: false, forgotten: false }),
     )
-    expect(unknown.get('[data-test="error-text"]').attributes('title')).toBeUndefined()
+    expect(unknown.get('[data-testid="error-text"]').attributes('title')).toBeUndefined()
   })
 
   it('marks a reply playchat could not finish (interrupted at the next start) in the UI language', () => {
@@ -185,18 +185,18 @@ describe('MessageItem', () => {
     const errorInfo = { code: 'chat.replyInterrupted', params: {}, message: error }
     const message = fromStored({ ...base, role: 'assistant', content: 'Half of the story', status: 'partial', error, errorInfo, archived: false, forgotten: false })
     const ja = mount(MessageItem, { props: { message }, global: { plugins: [testI18n('ja')] } })
-    expect(ja.get('[data-test="interrupted"]').text()).toBe('中断')
-    expect(ja.get('[data-test="error-text"]').text()).toContain('返答が終わる前に playchat が終了しました')
+    expect(ja.get('[data-testid="interrupted"]').text()).toBe('中断')
+    expect(ja.get('[data-testid="error-text"]').text()).toContain('返答が終わる前に playchat が終了しました')
     expect(ja.text()).toContain('Half of the story')
     const en = mountItem(message)
-    expect(en.get('[data-test="error-text"]').text()).toContain('playchat ended before this reply was complete')
+    expect(en.get('[data-testid="error-text"]').text()).toContain('playchat ended before this reply was complete')
   })
 
   it('marks a stored reply another playchat is still writing', () => {
     const w = mountItem(fromStored({ ...base, role: 'assistant', content: 'so far', status: 'streaming', archived: false, forgotten: false }))
-    expect(w.get('[data-test="writing"]').text()).toBe('Being written')
-    expect(w.find('[data-test="interrupted"]').exists()).toBe(false)
-    expect(w.find('[data-test="error"]').exists()).toBe(false)
+    expect(w.get('[data-testid="writing"]').text()).toBe('Being written')
+    expect(w.find('[data-testid="interrupted"]').exists()).toBe(false)
+    expect(w.find('[data-testid="error"]').exists()).toBe(false)
     expect(w.text()).toContain('so far')
   })
 

@@ -27,12 +27,12 @@ describe('DiscordStatusLine', () => {
     const w = mount(DiscordStatusLine, { global: { plugins: [testI18n('ja')] } })
     await flushPromises()
     expect(w.get('[data-testid="discord-status"]').attributes('data-state')).toBe('connecting')
-    expect(w.get('[data-test="discord-status-label"]').text()).toBe('Discord ボット: 接続中…')
+    expect(w.get('[data-testid="discord-status-label"]').text()).toBe('Discord ボット: 接続中…')
 
     handlers.get('discord:status')!({ state: 'connected', user: 'playchat-bot', reason: '', reasonCode: '', since: '2026-12-01T00:00:00Z' })
     await flushPromises()
-    expect(w.get('[data-test="discord-status-label"]').text()).toBe('Discord ボット: playchat-bot として接続中')
-    expect(w.find('[data-test="discord-status-reason"]').exists()).toBe(false)
+    expect(w.get('[data-testid="discord-status-label"]').text()).toBe('Discord ボット: playchat-bot として接続中')
+    expect(w.find('[data-testid="discord-status-reason"]').exists()).toBe(false)
 
     w.unmount()
     expect(handlers.has('discord:status')).toBe(false)
@@ -44,8 +44,8 @@ describe('DiscordStatusLine', () => {
     } as never)
     const w = mount(DiscordStatusLine, { global: { plugins: [testI18n('en')] } })
     await flushPromises()
-    expect(w.get('[data-test="discord-status-label"]').text()).toBe('Discord bot: not connected, retrying')
-    expect(w.get('[data-test="discord-status-reason"]').text()).toBe('the gateway is unreachable: dial tcp: i/o timeout')
+    expect(w.get('[data-testid="discord-status-label"]').text()).toBe('Discord bot: not connected, retrying')
+    expect(w.get('[data-testid="discord-status-reason"]').text()).toBe('the gateway is unreachable: dial tcp: i/o timeout')
   })
 
   it('reads an unknown payload as off rather than failing', () => {

@@ -338,7 +338,7 @@ describe('KBPanel', () => {
     await w.get('[data-testid="kb-reindex"]').trigger('click')
     await flushPromises()
     expect(api.reindex).not.toHaveBeenCalled()
-    await w.get('[data-test="confirm-ok"]').trigger('click')
+    await w.get('[data-testid="confirm-ok"]').trigger('click')
     await flushPromises()
     expect(api.reindex).toHaveBeenCalledTimes(1)
   })
@@ -420,7 +420,7 @@ describe('KBPanel', () => {
     const treeCalls = api.tree.mock.calls.length
     await w.get('[data-testid="kb-doc-delete"]').trigger('click')
     await flushPromises()
-    await w.get('[data-test="confirm-ok"]').trigger('click')
+    await w.get('[data-testid="confirm-ok"]').trigger('click')
     await flushPromises()
     expect(api.deleteDocument).toHaveBeenCalledWith('readme.md')
     expect(w.find('[data-testid="kb-doc"]').exists()).toBe(false)

@@ -51,11 +51,11 @@ describe('ChatWindow with a long chat', () => {
     chat.stored = Array.from({ length: 40 }, (_, i) => stored(i))
     const w = mount(ChatWindow, { global: { plugins: [testI18n()] } })
     await flush()
-    const items = () => w.findAll('[data-test="message"]')
+    const items = () => w.findAll('[data-testid="message"]')
     expect(items()).toHaveLength(40)
     // 12 newest are eager: 6 of them replies; the 14 older replies wait.
     expect(w.findAll('strong')).toHaveLength(6)
-    expect(w.findAll('[data-test="md-placeholder"]')).toHaveLength(14)
+    expect(w.findAll('[data-testid="md-placeholder"]')).toHaveLength(14)
     const io = FakeIO.all[0]
     expect(FakeIO.all).toHaveLength(1) // one observer for all messages
     expect(io.targets.size).toBe(40)
@@ -67,10 +67,10 @@ describe('ChatWindow with a long chat', () => {
     io.report(old.element, false)
     await flush()
     expect(old.find('strong').exists()).toBe(false)
-    expect(old.find('[data-test="md-placeholder"]').exists()).toBe(true)
+    expect(old.find('[data-testid="md-placeholder"]').exists()).toBe(true)
 
     // Leaving the window leaves nothing observed behind.
-    const root = w.get('[data-test="scroller"]').element as HTMLElement
+    const root = w.get('[data-testid="scroller"]').element as HTMLElement
     chat.stored = chat.stored.slice(30)
     await flush()
     expect(observedCount(root)).toBe(10)
@@ -94,15 +94,15 @@ describe('a long reply shown whole', () => {
     } as never)]
     const w = mount(ChatWindow, { global: { plugins: [testI18n()] }, attachTo: document.body })
     await flush()
-    await w.get('[data-test="show-all"]').trigger('click')
-    for (let i = 0; i < 400 && w.find('[data-test="md-more"]').exists(); i++) await flush()
-    const sections = () => w.findAll('[data-test="md-section"]')
+    await w.get('[data-testid="show-all"]').trigger('click')
+    for (let i = 0; i < 400 && w.find('[data-testid="md-more"]').exists(); i++) await flush()
+    const sections = () => w.findAll('[data-testid="md-section"]')
     expect(sections().length).toBeGreaterThan(20)
     // Nothing has been reported near yet: only placeholders, with a height.
     const io = FakeIO.all[0]
     for (const s of sections()) io.report(s.element, false)
     await flush()
-    expect(w.findAll('[data-test="md-section"][data-rendered]')).toHaveLength(0)
+    expect(w.findAll('[data-testid="md-section"][data-rendered]')).toHaveLength(0)
     expect(w.text()).not.toContain('LONGEND')
     const ph = w.get('.md-section-placeholder').attributes('style')
     expect(ph).toMatch(/height: [1-9]\d*px/)
@@ -110,10 +110,10 @@ describe('a long reply shown whole', () => {
     const last = sections()[sections().length - 1]
     io.report(last.element, true)
     await flush()
-    expect(w.findAll('[data-test="md-section"][data-rendered]')).toHaveLength(1)
+    expect(w.findAll('[data-testid="md-section"][data-rendered]')).toHaveLength(1)
     expect(w.text()).toContain('LONGEND')
     // Leaving the chat leaves no observed element behind.
-    const root = w.get('[data-test="scroller"]').element as HTMLElement
+    const root = w.get('[data-testid="scroller"]').element as HTMLElement
     expect(observedCount(root)).toBeGreaterThan(20)
     w.unmount()
     expect(observedCount(root)).toBe(0)

@@ -16,7 +16,7 @@ describe('LogDetailView', () => {
       props: { log: log({ error, errorInfo: { code: 'llm.cancelled', message: error } }) },
       global: { plugins: [testI18n('ja')] },
     })
-    const text = w.get('[data-test="log-error"]').text()
+    const text = w.get('[data-testid="log-error"]').text()
     expect(text).toContain('キャンセルされました（ユーザーが停止しました）')
     expect(text).toContain(error)
   })
@@ -26,6 +26,6 @@ describe('LogDetailView', () => {
       props: { log: log({ error: 'provider returned 500: boom' }) },
       global: { plugins: [testI18n('ja')] },
     })
-    expect(w.get('[data-test="log-error"]').text()).toContain('provider returned 500: boom')
+    expect(w.get('[data-testid="log-error"]').text()).toContain('provider returned 500: boom')
   })
 })

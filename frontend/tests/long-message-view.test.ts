@@ -105,20 +105,20 @@ describe('a long reply', () => {
   it('mounts collapsed with its beginning shown, and "show all" renders the rest a little each frame', async () => {
     const text = longReply(MiB)
     const w = view(text)
-    const sections = () => w.findAll('[data-test="md-section"]')
+    const sections = () => w.findAll('[data-testid="md-section"]')
     expect(sections().length).toBeGreaterThan(1) // the folded view at once
     expect(w.text()).toContain('LONGSTART')
     expect(w.text()).not.toContain('LONGEND')
     const shownChars = () => sections().reduce((n, s) => n + (s.element.textContent ?? '').length, 0)
     expect(shownChars()).toBeLessThan(2 * PREVIEW_CHARS)
-    expect(w.find('[data-test="md-more"]').text()).toMatch(/^A long message: the first \d+ KB of 1\.\d MB is shown\./)
-    expect(w.get('[data-test="show-all"]').text()).toMatch(/^Show all \(1\.\d MB\)$/)
+    expect(w.find('[data-testid="md-more"]').text()).toMatch(/^A long message: the first \d+ KB of 1\.\d MB is shown\./)
+    expect(w.get('[data-testid="show-all"]').text()).toMatch(/^Show all \(1\.\d MB\)$/)
     expect(frames.queue).toHaveLength(0) // nothing more is rendered until asked
 
-    await w.get('[data-test="show-all"]').trigger('click')
+    await w.get('[data-testid="show-all"]').trigger('click')
     expect(w.emitted('update:expanded')).toEqual([[true]])
     await nextTick()
-    expect(w.find('[data-test="md-rendering"]').text()).toMatch(/^Showing the rest… \d+%$/)
+    expect(w.find('[data-testid="md-rendering"]').text()).toMatch(/^Showing the rest… \d+%$/)
     // The first frames (all of them would take minutes in jsdom: see the next test).
     expect(await runFrames(text, sections, 4)).toHaveLength(4)
     expect(frames.queue).toHaveLength(1) // and the next is asked for
@@ -137,13 +137,13 @@ describe('a long reply', () => {
     expect(perFrame[0]).toBe(1)
     expect(Math.max(...perFrame)).toBeGreaterThan(4)
     expect(w.text()).toContain('LONGEND')
-    expect(w.find('[data-test="md-more"]').exists()).toBe(false)
+    expect(w.find('[data-testid="md-more"]').exists()).toBe(false)
     expect(w.element.querySelectorAll('strong').length).toBe(text.split('**the dog**').length - 1)
-    await w.get('[data-test="show-less"]').trigger('click')
+    await w.get('[data-testid="show-less"]').trigger('click')
     expect(w.emitted('update:expanded')).toEqual([[false]])
     await w.setProps({ expanded: false })
     expect(w.text()).not.toContain('LONGEND')
-    expect(w.find('[data-test="show-all"]').exists()).toBe(true)
+    expect(w.find('[data-testid="show-all"]').exists()).toBe(true)
   }, 60_000)
 
   it('mounts one section a frame while frames come late (a page costly to lay out, a busy machine)', async () => {
@@ -159,32 +159,32 @@ describe('a long reply', () => {
 
   it('keeps a short reply as one block list, with no section or control', () => {
     const w = view(longReply(LONG_MESSAGE_CHARS - 100, true))
-    expect(w.find('[data-test="md-long"]').exists()).toBe(false)
-    expect(w.find('[data-test="show-all"]').exists()).toBe(false)
+    expect(w.find('[data-testid="md-long"]').exists()).toBe(false)
+    expect(w.find('[data-testid="show-all"]').exists()).toBe(false)
     expect(w.text()).toContain('LONGEND')
   }, 30_000)
 
   it('shows the beginning of one huge code block, and all of it on "show all" in pieces that copy whole', async () => {
     const code = 'func add(a, b int) int { return a + b } // keep adding\n'.repeat(20_000) // ~1.1 MB
     const w = view('Here it is:\n\n```go\n' + code + '```\n')
-    const preview = () => w.find('[data-test="md-preview"]').exists()
-      ? w.get('[data-test="md-preview"]') : w.get('[data-test="md-section"]')
+    const preview = () => w.find('[data-testid="md-preview"]').exists()
+      ? w.get('[data-testid="md-preview"]') : w.get('[data-testid="md-section"]')
     expect(preview().text()).toContain('Here it is:')
     expect(w.text()).toContain('func add')
     expect(w.text().length).toBeLessThan(3 * PREVIEW_CHARS)
-    await w.get('[data-test="show-all"]').trigger('click')
+    await w.get('[data-testid="show-all"]').trigger('click')
     while (frames.run()) await nextTick()
     await nextTick()
     // One 1 MiB block laid out in one piece held the window for seconds
     // (e2e-long step 4): it is cut into code blocks of its own lines.
-    const pieces = w.findAll('[data-test="md-section"] pre code')
+    const pieces = w.findAll('[data-testid="md-section"] pre code')
     expect(pieces.length).toBeGreaterThan(50)
     expect(pieces.map((p) => p.element.textContent).join('\n')).toBe(code.slice(0, -1)) // the fence's last line break is not code
     for (const p of pieces) expect((p.element.textContent ?? '').length).toBeLessThan(HIGHLIGHT_MAX_CHARS)
     expect(pieces[1].find('.hljs-keyword').exists()).toBe(true) // each piece is small enough to highlight
     // The copy button of any piece copies the whole block.
     copied.length = 0
-    const buttons = w.findAll('[data-test="md-section"] .md-copy')
+    const buttons = w.findAll('[data-testid="md-section"] .md-copy')
     for (const b of [buttons[0], buttons[7], buttons[buttons.length - 1]]) await b.trigger('click')
     await flush(1)
     expect(copied).toHaveLength(3)
@@ -203,15 +203,15 @@ describe('a long reply', () => {
       await flush(1) // the deferred render of a slow growing block
       perStep.push(markdownStats.blockRenders - before)
     }
-    expect(w.find('[data-test="show-all"]').exists()).toBe(false)
-    expect(w.findAll('[data-test="md-section"]').length).toBeGreaterThan(10)
+    expect(w.find('[data-testid="show-all"]').exists()).toBe(false)
+    expect(w.findAll('[data-testid="md-section"]').length).toBeGreaterThan(10)
     // A step renders the blocks of the text that arrived (a section closing
     // renders its last blocks once more), never the reply so far.
     expect(Math.max(...perStep)).toBeLessThan(120)
     await w.setProps({ content: text, streaming: false })
     await nextTick()
     // Finished and not expanded: it is collapsed like any long message.
-    expect(w.find('[data-test="show-all"]').exists()).toBe(true)
+    expect(w.find('[data-testid="show-all"]').exists()).toBe(true)
   }, 60_000)
 })
 
@@ -230,14 +230,14 @@ describe('a long message in the chat', () => {
   it('a user message of 1 MiB shows its beginning as typed, and Copy takes all of it', async () => {
     const typed = 'ログをそのまま貼ります: ' + 'ERROR connection reset by peer\n'.repeat(MiB / 31)
     const w = item('user', typed)
-    const parts = () => w.findAll('[data-test="plain-part"]')
+    const parts = () => w.findAll('[data-testid="plain-part"]')
     expect(parts().length).toBeLessThanOrEqual(3)
     expect(parts()[0].text().startsWith('ログをそのまま貼ります')).toBe(true)
-    expect(w.get('[data-test="show-all"]').text()).toBe('すべて表示（1.0 MB）')
+    expect(w.get('[data-testid="show-all"]').text()).toBe('すべて表示（1.0 MB）')
     await w.get('.copy-msg').trigger('click')
     await flush()
     expect(copied).toEqual([typed])
-    await w.get('[data-test="show-all"]').trigger('click')
+    await w.get('[data-testid="show-all"]').trigger('click')
     await nextTick()
     let renderFrames = 0
     while (frames.run()) {
@@ -246,7 +246,7 @@ describe('a long message in the chat', () => {
     }
     expect(renderFrames).toBeGreaterThan(10)
     expect(parts().map((p) => p.element.textContent).join('')).toBe(typed)
-    expect(w.get('[data-test="show-less"]').text()).toBe('折りたたむ')
+    expect(w.get('[data-testid="show-less"]').text()).toBe('折りたたむ')
   })
 
   it('an assistant reply of 1 MiB copies whole while collapsed', async () => {

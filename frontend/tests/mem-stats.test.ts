@@ -22,7 +22,7 @@ describe('memory statistics', () => {
   })
 
   it('reports every N turns, with the page figures and the stores’ probes', () => {
-    document.body.innerHTML = '<div data-test="scroller"><article data-test="message"></article></div>'
+    document.body.innerHTML = '<div data-testid="scroller"><article data-testid="message"></article></div>'
     addMemStatsProbe('test', () => ({ size: 7 }))
     window.__playchatMemStats = 3
     for (let i = 0; i < 7; i++) noteTurnEnded()

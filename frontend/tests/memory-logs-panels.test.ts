@@ -116,7 +116,7 @@ describe('LogViewer tokens', () => {
     logsApi.list.mockResolvedValue({ entries: [failed, stopped], total: 2, usage: [] })
     const w = mount(LogViewer, { global: { plugins: [testI18n()] } })
     await flushPromises()
-    const [first, second] = w.findAll('[data-test="log-entry"]')
+    const [first, second] = w.findAll('[data-testid="log-entry"]')
     expect(first.find('.badge.error').exists()).toBe(true)
     expect(second.find('.badge.error').exists()).toBe(false)
     expect(second.text()).toContain('Stopped')

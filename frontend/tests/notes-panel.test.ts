@@ -255,7 +255,7 @@ describe('NotePanel', () => {
     await w.get('[data-testid="note-menu-delete"]').trigger('click')
     await flushPromises()
     expect(w.text()).toContain('Delete the page “Page 1”?')
-    await w.get('[data-test="confirm-ok"]').trigger('click')
+    await w.get('[data-testid="confirm-ok"]').trigger('click')
     await flushPromises()
     expect(api.remove).toHaveBeenCalledWith(1)
     expect(useNotesStore().currentId).toBe(2)

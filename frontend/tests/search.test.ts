@@ -119,7 +119,7 @@ describe('opening a hit', () => {
     const el = w.find('[data-message-id="5"]')
     expect(el.exists()).toBe(true)
     expect(el.classes()).toContain('search-hit')
-    expect(w.findAll('[data-test="message"]').length).toBeGreaterThanOrEqual(126)
+    expect(w.findAll('[data-testid="message"]').length).toBeGreaterThanOrEqual(126)
   }, 30_000)
 
   it('switches to the branch holding a message the selected branch does not show', async () => {

@@ -137,12 +137,12 @@ describe('SettingsPanel groups and language', () => {
     })
     const w = mount(SettingsPanel, { attachTo: document.body, global: { plugins: [testI18n()] } })
     await flushPromises()
-    await w.get('[data-test="replace"]').trigger('click')
-    expect(w.findAll('[data-test="replace"]')).toHaveLength(1) // the other secret's
+    await w.get('[data-testid="replace"]').trigger('click')
+    expect(w.findAll('[data-testid="replace"]')).toHaveLength(1) // the other secret's
     const counted = expectAllNamed(w)
     expect(counted.controls).toBeGreaterThanOrEqual(6)
-    expect(nameOf(w.get('[data-test="secret-input"]').element as HTMLElement)).toContain('OpenAI API key')
-    expect(w.get('[data-test="reset"]').attributes('aria-label')).toBe('Reset “Anthropic API key” to default')
+    expect(nameOf(w.get('[data-testid="secret-input"]').element as HTMLElement)).toContain('OpenAI API key')
+    expect(w.get('[data-testid="reset"]').attributes('aria-label')).toBe('Reset “Anthropic API key” to default')
     expect(nameOf(w.get('[data-testid="language"]').element as HTMLElement)).toContain('Language')
     w.unmount()
   })

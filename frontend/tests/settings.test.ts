@@ -88,7 +88,7 @@ describe('SettingsPanel', () => {
   }
 
   async function type(w: Awaited<ReturnType<typeof mountPanel>>, value: string) {
-    const input = w.get('[data-test="text-input"]')
+    const input = w.get('[data-testid="text-input"]')
     ;(input.element as HTMLInputElement).value = value
     await input.trigger('input')
   }
@@ -96,12 +96,12 @@ describe('SettingsPanel', () => {
   it('shows an error under a field that is not a number and keeps Save disabled', async () => {
     const w = await mountPanel()
     await type(w, 'abc')
-    expect(w.get('[data-test="field-error"]').text()).toBe('Enter a whole number, such as 1024')
-    expect(w.get('[data-test="settings-invalid"]').text()).toBe('Correct the values marked in red to save')
-    expect(w.get('[data-test="save-settings"]').attributes('disabled')).toBeDefined()
+    expect(w.get('[data-testid="field-error"]').text()).toBe('Enter a whole number, such as 1024')
+    expect(w.get('[data-testid="settings-invalid"]').text()).toBe('Correct the values marked in red to save')
+    expect(w.get('[data-testid="save-settings"]').attributes('disabled')).toBeDefined()
     await type(w, '2048')
-    expect(w.find('[data-test="field-error"]').exists()).toBe(false)
-    expect(w.get('[data-test="save-settings"]').attributes('disabled')).toBeUndefined()
+    expect(w.find('[data-testid="field-error"]').exists()).toBe(false)
+    expect(w.get('[data-testid="save-settings"]').attributes('disabled')).toBeUndefined()
   })
 
   it('marks a value that is invalid where it was set (.env) until it is edited', async () => {
@@ -113,11 +113,11 @@ describe('SettingsPanel', () => {
     }
     api.get.mockResolvedValue({ dataDir: '/data', fields: [field({ key: 'MAX_OUTPUT_TOKENS', kind: 'int', value: '1024', default: '1024', error: bad as never })] })
     const w = await mountPanel()
-    const shown = w.get('[data-test="field-error"]')
+    const shown = w.get('[data-testid="field-error"]')
     expect(shown.text()).toContain('MAX_OUTPUT_TOKENS')
     expect(shown.attributes('title')).toBe(bad.message)
     await type(w, '2048')
-    expect(w.find('[data-test="field-error"]').exists()).toBe(false)
+    expect(w.find('[data-testid="field-error"]').exists()).toBe(false)
   })
 
   it('shows the backend\'s refusal under the field, keeps the value and says nothing was saved', async () => {
@@ -132,25 +132,25 @@ describe('SettingsPanel', () => {
       }),
     )
     await type(w, '0')
-    await w.get('[data-test="save-settings"]').trigger('click')
+    await w.get('[data-testid="save-settings"]').trigger('click')
     await flushPromises()
     expect(api.save).toHaveBeenCalledWith({ values: { MAX_OUTPUT_TOKENS: '0' }, clear: [] })
-    expect(w.get('[data-test="field-error"]').text()).toBe('Not saved: must be a whole number ≥ 1')
+    expect(w.get('[data-testid="field-error"]').text()).toBe('Not saved: must be a whole number ≥ 1')
     // the backend's own words stay in the tooltip, for bug reports
-    expect(w.get('[data-test="field-error"]').attributes('title')).toBe(
+    expect(w.get('[data-testid="field-error"]').attributes('title')).toBe(
       'config: invalid MAX_OUTPUT_TOKENS "0": must be an integer ≥ 1',
     )
-    expect((w.get('[data-test="text-input"]').element as HTMLInputElement).value).toBe('0')
+    expect((w.get('[data-testid="text-input"]').element as HTMLInputElement).value).toBe('0')
     expect(toasts.toasts.filter((x) => x.kind === 'success')).toEqual([])
     await type(w, '10') // editing again clears the refusal
-    expect(w.find('[data-test="field-error"]').exists()).toBe(false)
+    expect(w.find('[data-testid="field-error"]').exists()).toBe(false)
   })
 
   it('saves full-width digits as ASCII', async () => {
     const w = await mountPanel()
     api.save.mockResolvedValueOnce(view)
     await type(w, '２０４８')
-    await w.get('[data-test="save-settings"]').trigger('click')
+    await w.get('[data-testid="save-settings"]').trigger('click')
     await flushPromises()
     expect(api.save).toHaveBeenCalledWith({ values: { MAX_OUTPUT_TOKENS: '2048' }, clear: [] })
     expect(useToastStore().toasts.map((x) => x.message)).toEqual(['Settings saved'])
@@ -160,9 +160,9 @@ describe('SettingsPanel', () => {
     const w = await mountPanel()
     api.save.mockRejectedValueOnce('database is locked')
     await type(w, '5')
-    await w.get('[data-test="save-settings"]').trigger('click')
+    await w.get('[data-testid="save-settings"]').trigger('click')
     await flushPromises()
-    expect(w.get('[data-test="save-error"]').text()).toBe('database is locked')
+    expect(w.get('[data-testid="save-error"]').text()).toBe('database is locked')
   })
 })
 

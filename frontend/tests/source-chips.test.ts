@@ -23,7 +23,7 @@ describe('SourceChips', () => {
   it('numbers the sources and names each by title and host', () => {
     const w = mount(SourceChips, { props: { sources }, global: { plugins: [testI18n('ja')] } })
     expect(w.get('[data-testid="sources"]').attributes('aria-label')).toBe('出典')
-    const chips = w.findAll('[data-test="source-chip"]')
+    const chips = w.findAll('[data-testid="source-chip"]')
     const parts = chips.map((c) => c.findAll('span').map((s) => s.text()))
     expect(parts).toEqual([['1', '東京都の天気 - tenki.jp', 'tenki.jp'], ['2', 'jma.go.jp'], ['3', 'evil']])
     expect(chips[0].attributes('title')).toBe('https://tenki.jp/forecast/3/16/')
@@ -31,7 +31,7 @@ describe('SourceChips', () => {
 
   it('opens only http and https addresses', async () => {
     const w = mount(SourceChips, { props: { sources }, global: { plugins: [testI18n()] } })
-    const chips = w.findAll('[data-test="source-chip"]')
+    const chips = w.findAll('[data-testid="source-chip"]')
     await chips[0].trigger('click')
     await chips[1].trigger('click')
     expect(runtime.BrowserOpenURL.mock.calls).toEqual([['https://tenki.jp/forecast/3/16/'], ['http://www.jma.go.jp/bosai/']])

@@ -33,7 +33,7 @@ describe('tag chips', () => {
         global: { plugins: [testI18n(locale)] },
       })
       expect(w.get('[data-testid="tags"]').attributes('aria-label')).toBe(label)
-      expect(w.findAll('[data-test="tag-chip"]').map((c) => c.text())).toEqual(['#京都', '#紅葉', '#旅行'])
+      expect(w.findAll('[data-testid="tag-chip"]').map((c) => c.text())).toEqual(['#京都', '#紅葉', '#旅行'])
     }
     const none = mount(MessageItem, { props: { message: fromStored(base) }, global: { plugins: [testI18n()] } })
     expect(none.find('[data-testid="tags"]').exists()).toBe(false)
@@ -44,7 +44,7 @@ describe('tag chips', () => {
       props: { message: fromStored({ ...base, tags: ['京都', '紅葉'] }) },
       global: { plugins: [testI18n('ja')] },
     })
-    const chip = w.findAll('[data-test="tag-chip"]')[1]
+    const chip = w.findAll('[data-testid="tag-chip"]')[1]
     expect(chip.attributes('title')).toBe('タグ「紅葉」ですべてのチャットを検索')
     await chip.trigger('click')
     const search = useSearchStore()

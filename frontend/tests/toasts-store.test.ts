@@ -94,14 +94,14 @@ describe('ToastList', () => {
     toasts.info('saved')
     toasts.error('offline')
     await w.vm.$nextTick()
-    const items = w.findAll('[data-test="toast"]')
+    const items = w.findAll('[data-testid="toast"]')
     expect(items.map((x) => x.get('.text').text())).toEqual(['saved', 'offline'])
     expect(items[1].attributes('role')).toBe('alert')
     await items[1].trigger('mouseenter')
     vi.advanceTimersByTime(ERROR_TOAST_TIMEOUT_MS * 2)
     await w.vm.$nextTick()
     expect(toasts.toasts.map((x) => x.message)).toEqual(['offline']) // the info went, the hovered error stays
-    await w.get('[data-test="toast"]').trigger('click')
+    await w.get('[data-testid="toast"]').trigger('click')
     expect(toasts.toasts).toEqual([])
   })
 
@@ -113,7 +113,7 @@ describe('ToastList', () => {
     toasts.error(toError({ code: 'app.starting', message: 'playchat is still starting' }), '起動時の読み込みに失敗しました')
     toasts.info('provider returned 429: an info toast is shown as pushed')
     await w.vm.$nextTick()
-    const texts = w.findAll('[data-test="toast-text"]')
+    const texts = w.findAll('[data-testid="toast-text"]')
     expect(texts.map((x) => x.text())).toEqual([
       'モデルのサーバーがエラーを返しました（429）: Rate limit reached\n利用の上限（レート制限）に達しました。しばらく待ってからもう一度試してください。',
       '起動時の読み込みに失敗しました: playchat はまだ起動中です。少し待ってからもう一度試してください',

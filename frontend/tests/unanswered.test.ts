@@ -122,10 +122,10 @@ describe('a draft too long for the model', () => {
       props: { modelValue: 'x'.repeat(50), blocked: 'Too long to send: shorten it by about 12k tokens' },
       global: { plugins: [testI18n()] },
     })
-    const send = w.get('[data-test="send"]')
+    const send = w.get('[data-testid="send"]')
     expect(send.attributes('disabled')).toBeDefined()
     expect(send.attributes('title')).toContain('shorten it')
-    await w.get('[data-test="input"]').trigger('keydown', { key: 'Enter' })
+    await w.get('[data-testid="message-input"]').trigger('keydown', { key: 'Enter' })
     expect(w.emitted('send')).toBeUndefined()
   })
 

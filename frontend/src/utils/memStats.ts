@@ -31,12 +31,12 @@ export function collectMemStats(): Record<string, number> {
   const out: Record<string, number> = {
     turns: turnsEnded,
     domNodes: document.getElementsByTagName('*').length,
-    messages: document.querySelectorAll('[data-test="message"]').length,
+    messages: document.querySelectorAll('[data-testid="message"]').length,
     mdBlocks: document.querySelectorAll('.md-block').length,
-    mdPlaceholders: document.querySelectorAll('[data-test="md-placeholder"]').length,
+    mdPlaceholders: document.querySelectorAll('[data-testid="md-placeholder"]').length,
     styleSheets: document.styleSheets.length,
   }
-  const scroller = document.querySelector<HTMLElement>('[data-test="scroller"]')
+  const scroller = document.querySelector<HTMLElement>('[data-testid="scroller"]')
   if (scroller) out.observed = observedCount(scroller)
   const md = markdownCacheStats()
   out.mdCacheEntries = md.entries
