@@ -186,7 +186,18 @@ func (s *Service) write(ctx context.Context, batch []result) (touched []int64, c
 		touched, changed = nil, false
 		st := &stmts{tx: tx.Tx, m: map[string]*sql.Stmt{}}
 		defer st.close()
-		for _, r := range batch {
+		fresh, err := s.freshDocs(ctx, st, batch)
+		if err != nil {
+			return err
+		}
+		isFresh := make(map[int]bool, len(fresh))
+		for _, i := range fresh {
+			isFresh[i] = true
+		}
+		for i, r := range batch {
+			if isFresh[i] {
+				continue // insertFresh below
+			}
 			switch r.kind {
 			case resSkip:
 			case resTouch:
@@ -210,6 +221,14 @@ func (s *Service) write(ctx context.Context, batch []result) (touched []int64, c
 				touched = append(touched, id)
 				changed = true
 			}
+		}
+		if len(fresh) > 0 {
+			ids, err := s.insertFresh(ctx, st, batch, fresh, now)
+			if err != nil {
+				return err
+			}
+			touched = append(touched, ids...)
+			changed = true
 		}
 		return st.flushFTS(ctx)
 	})
