@@ -21,7 +21,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -73,15 +72,6 @@ func layerLatencies(t testing.TB, f *fixture, rounds int) (p50, p95, cpu time.Du
 	}
 	cpu = (cpuTime() - c0) / time.Duration(len(ds))
 	return percentile(ds, 0.5), percentile(ds, 0.95), cpu
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func evalMessages() []string {
