@@ -46,7 +46,7 @@ func (s *Service) writeLoop(ctx context.Context) {
 			default:
 			}
 			if !s.moreComing(len(batch)) {
-				break
+				break drain
 			}
 			if window == nil {
 				window = time.After(batchWindow)
