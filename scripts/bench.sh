@@ -9,6 +9,7 @@
 #  - a whole backup at 100,000 messages and 45,000 documents, and a chat turn while it runs
 #  - knowledge-base relevance of context layer 3 on the corpus evaluation set
 #  - query_kb at 45,000 documents through MCP and the API beside a direct call
+#  - the knowledge base's first index and kb search at 45,000 documents, each against its floor
 #  - start-up with a 1,000-message session: window mapped, sidebar painted, usable
 #  - idle CPU and wake-ups with 1,000 pending reminders
 set -euo pipefail
@@ -33,6 +34,17 @@ go test -p 1 -run '^$' -bench KBRelevance -benchtime 1x ./backend/kb/ | tee -a "
 # HTTP), and a playchat/ alias turn through the OpenAI-compatible API (issue 23;
 # indexes 45,000 copies of corpus documents first, a few minutes)
 go test -p 1 -run '^$' -bench QueryKB -benchtime 50x -timeout 60m ./backend/interop/ -args -interop.docs=45000 | tee -a "$OUT" >&2
+# the first index of 45,000 generated documents (112 MB) beside reading and
+# kagome-segmenting the same files alone, then kb search (lexical and hybrid)
+# beside a bare FTS5 MATCH of the same terms on that index, each with its floor
+# in the same run (issue 29; a few minutes). CPU profiles go to .artifacts/bench/.
+mkdir -p .artifacts/bench
+KBB=$(mktemp -d)
+go test -p 1 -run '^$' -bench '^BenchmarkKBIndex$' -benchtime 1x -timeout 60m -o .artifacts/bench/kb.test \
+  -cpuprofile .artifacts/bench/kb-index.prof ./backend/kb/ -args -kb.docs=45000 -kb.dir="$KBB" | tee -a "$OUT" >&2
+go test -p 1 -run '^$' -bench '^BenchmarkKBQuery$' -benchtime 10x -timeout 60m -o .artifacts/bench/kb.test \
+  -cpuprofile .artifacts/bench/kb-query.prof ./backend/kb/ -args -kb.docs=45000 -kb.dir="$KBB" | tee -a "$OUT" >&2
+rm -rf "$KBB"
 # a reminder's notification after its due time, on a private D-Bus (issue 10)
 go test -p 1 -run '^$' -bench FiringDelay -benchtime 5x ./backend/reminders/desktop/ | tee -a "$OUT" >&2
 # rendering a 10,000-character reply with math and code in 500 streamed steps (issue 12)
@@ -136,6 +148,13 @@ for way in direct tool mcp mcp-http api-alias-turn; do
   printf '| %-58s | %-22s |\n' "query_kb, 45,000 docs, $way: p50 / p95 (seed: ~1100)" \
     "$(metric "QueryKB/$way/" p50-ms) / $(metric "QueryKB/$way/" p95-ms) ms"
 done
+printf '| %-58s | %-22s |\n' "KB first index, 45,000 docs: time / read+kagome floor" "$(metric KBIndex index-s) / $(metric KBIndex floor-s) s"
+printf '| %-58s | %-22s |\n' "KB first index: ratio to its floor (target <= 2.0)" "$(metric KBIndex index/floor)"
+printf '| %-58s | %-22s |\n' "KB first index: peak RSS" "$(metric KBIndex peak-MiB) MiB"
+printf '| %-58s | %-22s |\n' "kb search, 45,000 docs: p50 / bare FTS5 MATCH p50" "$(metric KBQuery lex-p50-ms) / $(metric KBQuery match-p50-ms) ms"
+printf '| %-58s | %-22s |\n' "kb search: p50 / MATCH p50 (target <= 3.0)" "$(metric KBQuery lex/match)"
+printf '| %-58s | %-22s |\n' "kb search: p95 / p50 (target <= 2.0)" "$(metric KBQuery lex-p95-ms) ms: $(metric KBQuery p95/p50)"
+printf '| %-58s | %-22s |\n' "kb search hybrid: p50 / lexical p50 (target <= 1.5)" "$(metric KBQuery hyb-p50-ms) ms: $(metric KBQuery hyb/lex)"
 [ -n "$MD" ] && echo "  markdown (vitest bench): $MD"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app process alone (target <= 100 MiB)" "${APP_PSS} MiB"
 [ -n "${PSS:-}" ] && printf '| %-58s | %-22s |\n' "idle PSS, app + WebKit, 1,000-message session open" "${PSS%% (*}" && echo "  (${PSS#*(}"

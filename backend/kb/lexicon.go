@@ -51,9 +51,10 @@ var kagomeLexicon = lexicon{
 		if err != nil {
 			return nil, err
 		}
+		heads := headingSegmenter{title: d.Title, titleTerms: title}
 		out := make([]ftsRow, len(d.Chunks))
 		for i, c := range d.Chunks {
-			h, err := jatext.Segment(c.Heading)
+			h, err := heads.segment(c.Heading)
 			if err != nil {
 				return nil, err
 			}
@@ -67,6 +68,45 @@ var kagomeLexicon = lexicon{
 	},
 	terms:   jatext.QueryTerms,
 	phrases: true,
+}
+
+// headingPathSep joins the headings of a section's heading path
+// (markdown.Chunk.Heading).
+const headingPathSep = " › "
+
+// headingSegmenter segments the heading paths of one document's sections,
+// each heading once: the sections below one heading share its text, and
+// the top heading is often the title. A path's terms are its headings'
+// terms in order — what segmenting the whole path gives, as the separator
+// holds no word.
+type headingSegmenter struct {
+	title, titleTerms string
+	seen              map[string]string
+}
+
+func (h *headingSegmenter) segment(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	var b strings.Builder
+	for el := range strings.SplitSeq(path, headingPathSep) {
+		terms, ok := h.seen[el]
+		if !ok && el == h.title {
+			terms, ok = h.titleTerms, true
+		}
+		if !ok {
+			var err error
+			if terms, err = jatext.Segment(el); err != nil {
+				return "", err
+			}
+			if h.seen == nil {
+				h.seen = map[string]string{}
+			}
+			h.seen[el] = terms
+		}
+		b.WriteString(terms)
+	}
+	return b.String(), nil
 }
 
 // trigramSchema creates the trigram tokenizer's table (used by the

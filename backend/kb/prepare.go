@@ -165,9 +165,16 @@ func (s *Service) prepare(j job) result {
 	if res.size > maxDocBytes {
 		return failed(res, apperr.New(apperr.KBFileTooLarge, map[string]any{"maxMiB": maxDocBytes >> 20}))
 	}
-	row, ok, err := s.loadRow(s.ctx, j.rel)
-	if err != nil {
-		return failed(res, err)
+	// A file the pass found no entry for is read without a second look-up:
+	// should one have been written meanwhile (a watcher event), writing the
+	// file again only repeats it.
+	var row docRow
+	ok := false
+	if !j.absent {
+		var err error
+		if row, ok, err = s.loadRow(s.ctx, j.rel); err != nil {
+			return failed(res, err)
+		}
 	}
 	if ok && !j.force && row.Error == "" && row.Hash != "" && row.Size == res.size && sameTime(row.MTime, res.mtime) {
 		res.kind = resSkip

@@ -6,6 +6,9 @@ type job struct {
 	rel   string // slash path relative to the root
 	force bool   // re-read and rewrite even when size, mtime and hash match
 	pass  int    // the pass that queued it (0 for watcher events)
+	// absent is true when the pass that queued it found no index entry for
+	// the path: preparing it then skips looking the entry up again.
+	absent bool
 }
 
 // jobQueue is a FIFO of jobs keyed by path. A path is never prepared by two
@@ -27,6 +30,7 @@ func (q *jobQueue) init() {
 
 func merge(old, j job) job {
 	j.force = j.force || old.force
+	j.absent = j.absent && old.absent
 	if j.pass == 0 {
 		j.pass = old.pass
 	}

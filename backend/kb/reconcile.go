@@ -114,7 +114,7 @@ func (s *Service) runPass(ctx context.Context, force bool) (ReconcileReport, err
 			rep.Unchanged++
 			continue
 		}
-		jobs = append(jobs, job{rel: rel, force: force})
+		jobs = append(jobs, job{rel: rel, force: force, absent: !ok})
 	}
 	for rel := range rows {
 		if _, ok := files[rel]; !ok {

@@ -33,11 +33,15 @@ func corpusFixture(t testing.TB) *fixture {
 
 var sharedCleanup func()
 
-// TestMain removes the shared corpus index after the tests.
+// TestMain removes the shared corpus index and the benchmarks' temporary
+// trees after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if sharedCleanup != nil {
 		sharedCleanup()
+	}
+	for _, f := range benchCleanup {
+		f()
 	}
 	os.Exit(code)
 }

@@ -14,23 +14,15 @@ package kb
 // KB_SCALE_LEXICAL=1 stops before the embeddings.
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
-	"unicode/utf8"
-
-	"playchat/backend/kb/markdown"
 )
 
 func envInt(name string, def int) int {
@@ -38,140 +30,6 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
-}
-
-// sourceSections splits every corpus document into sections at headings of
-// level ≤ 3 (outside code fences), raw text kept.
-func sourceSections(t testing.TB, corpus string) (names []string, docs [][]string) {
-	err := filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var secs []string
-		var cur strings.Builder
-		fence := false
-		for line := range strings.SplitAfterSeq(string(data), "\n") {
-			trim := strings.TrimSpace(line)
-			if strings.HasPrefix(trim, "```") {
-				fence = !fence
-			}
-			if lv := markdown.HeadingLevel(strings.TrimRight(line, "\n")); !fence && lv > 0 && lv <= 3 && cur.Len() > 0 {
-				secs = append(secs, cur.String())
-				cur.Reset()
-			}
-			cur.WriteString(line)
-		}
-		if cur.Len() > 0 {
-			secs = append(secs, cur.String())
-		}
-		names = append(names, strings.TrimSuffix(filepath.Base(p), ".md"))
-		docs = append(docs, secs)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return names, docs
-}
-
-// generateTree writes n documents totalling about size bytes into dir, 100 a
-// folder: each a copy of one corpus document's sections, shuffled and cut to
-// the running average size, under a new name and title.
-func generateTree(t testing.TB, corpus, dir string, n int, size int64) int64 {
-	names, docs := sourceSections(t, corpus)
-	rng := rand.New(rand.NewPCG(4, 45000))
-	var written int64
-	for i := range n {
-		src := rng.IntN(len(docs))
-		secs := append([]string(nil), docs[src]...)
-		rng.Shuffle(len(secs), func(a, b int) { secs[a], secs[b] = secs[b], secs[a] })
-		target := (size - written) / int64(n-i)
-		var b strings.Builder
-		fmt.Fprintf(&b, "# %s — copy %d\n\n", names[src], i)
-		for _, s := range secs {
-			if int64(b.Len()) >= target {
-				break
-			}
-			if room := target - int64(b.Len()); int64(len(s)) > 2*room {
-				s = cutAtLine(s, int(room))
-			}
-			b.WriteString(s)
-		}
-		p := filepath.Join(dir, fmt.Sprintf("d%03d", i/100), fmt.Sprintf("%s-%05d.md", names[src], i))
-		if i%100 == 0 {
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		written += int64(b.Len())
-	}
-	return written
-}
-
-func cutAtLine(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
-		return s[:i+1]
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// rssSampler records the peak resident set size (VmRSS) every 20 ms.
-type rssSampler struct {
-	peak atomic.Int64
-	stop chan struct{}
-}
-
-func startRSS() *rssSampler {
-	s := &rssSampler{stop: make(chan struct{})}
-	go func() {
-		for {
-			if kb := readVmRSS(); kb > s.peak.Load() {
-				s.peak.Store(kb)
-			}
-			select {
-			case <-s.stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	}()
-	return s
-}
-
-func (s *rssSampler) done() int64 { close(s.stop); return s.peak.Load() / 1024 }
-
-func readVmRSS() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.Fields(v)[0], 10, 64)
-			return n
-		}
-	}
-	return 0
-}
-
-func percentile(ds []time.Duration, p float64) time.Duration {
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[min(len(ds)-1, int(float64(len(ds))*p))]
 }
 
 func queryLatencies(t testing.TB, f *fixture, rounds int) (p50, p95 time.Duration, hit3 float64) {
@@ -214,15 +72,6 @@ func layerLatencies(t testing.TB, f *fixture, rounds int) (p50, p95, cpu time.Du
 	}
 	cpu = (cpuTime() - c0) / time.Duration(len(ds))
 	return percentile(ds, 0.5), percentile(ds, 0.95), cpu
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func evalMessages() []string {
@@ -385,27 +234,4 @@ func TestScale(t *testing.T) {
 	p50, p95, hit3 = queryLatencies(t, fe, 5)
 	t.Logf("hybrid query latency (BM25 + cosine over all sections, RRF): p50 %v, p95 %v (hit@3 by source %.2f)",
 		p50.Round(10*time.Microsecond), p95.Round(10*time.Microsecond), hit3)
-}
-
-// resettingEmbedder forgets the fake server's recorded requests after each
-// call: the server keeps every input for inspection, which at 73,000 sections
-// would measure the fake's memory, not the knowledge base's.
-type resettingEmbedder struct {
-	inner Embedder
-	reset func()
-	calls atomic.Int64
-}
-
-func (e *resettingEmbedder) Embed(ctx context.Context, model string, in []string) ([][]float32, error) {
-	defer e.reset()
-	e.calls.Add(1)
-	return e.inner.Embed(ctx, model, in)
-}
-
-func fileSize(p string) int64 {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"playchat/backend/jatext"
 	"playchat/internal/testcorpus"
 )
 
@@ -113,6 +114,30 @@ func TestTokenizerChoice(t *testing.T) {
 	for name, s := range scores {
 		if s.hit3 > k.hit3 && !strings.HasPrefix(name, "kagome") {
 			t.Errorf("%s (hit@3 %.3f) beats the kagome segmentation in use (%.3f): revisit the choice", name, s.hit3, k.hit3)
+		}
+	}
+}
+
+// The heading paths of sections are segmented heading by heading; the
+// terms must be those of the whole path.
+func TestHeadingSegmenterMatchesWholePath(t *testing.T) {
+	h := headingSegmenter{title: "所有権とは？"}
+	var err error
+	if h.titleTerms, err = jatext.Segment(h.title); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"", "所有権とは？", "所有権とは？ › 所有権規則", "所有権とは？ › 所有権規則 › v-if と v-for",
+		"Vue.js ガイド › コンポーネントの基本 › Props", "ｶﾞｲﾄﾞ › ＡＢＣ › ①の例"} {
+		got, err := h.segment(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := jatext.Segment(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("segment(%q) = %q, want %q", path, got, want)
 		}
 	}
 }

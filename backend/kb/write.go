@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -13,10 +14,18 @@ import (
 )
 
 // writeBatch is how many prepared files go into one transaction at most.
-// Writes are committed as soon as the writer has nothing else waiting, so a
-// single saved file is searchable at once, while a bulk pass amortises the
-// commit over many files.
-const writeBatch = 256
+// Writes are committed as soon as the writer has nothing else waiting and
+// no other file is being prepared, so a single saved file is searchable at
+// once; while more files are on their way (a pass) the writer waits for
+// them up to batchWindow, so a bulk pass amortises the commit — and FTS5's
+// segment — over many files instead of committing each file as it comes
+// (the writer is faster than the workers that prepare).
+const writeBatch = 512
+
+// batchWindow bounds how long a batch waits for files still being
+// prepared: during a first index, what is written becomes searchable at
+// least this often.
+const batchWindow = 500 * time.Millisecond
 
 func (s *Service) writeLoop(ctx context.Context) {
 	for {
@@ -27,13 +36,28 @@ func (s *Service) writeLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+		var window <-chan time.Time
 	drain:
 		for len(batch) < writeBatch {
 			select {
 			case r := <-s.results:
 				batch = append(batch, r)
+				continue
 			default:
+			}
+			if !s.moreComing(len(batch)) {
 				break drain
+			}
+			if window == nil {
+				window = time.After(batchWindow)
+			}
+			select {
+			case r := <-s.results:
+				batch = append(batch, r)
+			case <-window:
+				break drain
+			case <-ctx.Done():
+				return
 			}
 		}
 		changed := false
@@ -64,10 +88,68 @@ func (s *Service) writeLoop(ctx context.Context) {
 	}
 }
 
-// stmts are the writer's prepared statements for one transaction.
+// moreComing reports whether files beyond the n of the writer's batch are
+// queued or being prepared (not counting jobs deferred behind one in the
+// batch: they wait for its commit).
+func (s *Service) moreComing(n int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue.pending)+len(s.queue.inflight) > n
+}
+
+// stmts are the writer's prepared statements for one transaction, and the
+// FTS5 writes it holds back until the end of the transaction (flushFTS).
 type stmts struct {
 	tx *sql.Tx
 	m  map[string]*sql.Stmt
+	// fts are the FTS5 deletes and inserts of the transaction, in order.
+	// FTS5 keeps a transaction's postings in memory and writes them out as
+	// one segment at commit — but also at every later statement that opens
+	// a statement journal (the document upsert does), which made one
+	// segment, and its merging, per document. Applied last, they make one
+	// segment per transaction. Chunk ids are never reused (AUTOINCREMENT),
+	// so no insert of a batch meets a delete of the same rowid.
+	fts []ftsOp
+}
+
+// ftsOp is one held-back FTS5 write: the row of chunk id in table, deleted
+// (del) or inserted with row.
+type ftsOp struct {
+	table string
+	id    int64
+	del   bool
+	row   ftsRow
+}
+
+// flushFTS applies the held-back FTS5 writes, consecutive inserts into
+// one table chunkRowsPerInsert to a statement.
+func (st *stmts) flushFTS(ctx context.Context) error {
+	ops := st.fts
+	st.fts = nil
+	for len(ops) > 0 {
+		op := ops[0]
+		if op.del {
+			if _, err := st.exec(ctx, `DELETE FROM `+op.table+` WHERE rowid = ?`, op.id); err != nil {
+				return err
+			}
+			ops = ops[1:]
+			continue
+		}
+		n := 1
+		for n < len(ops) && n < chunkRowsPerInsert && !ops[n].del && ops[n].table == op.table {
+			n++
+		}
+		args := make([]any, 0, 4*n)
+		for _, o := range ops[:n] {
+			args = append(args, o.id, o.row.title, o.row.heading, o.row.body)
+		}
+		if _, err := st.tx.ExecContext(ctx, `INSERT INTO `+op.table+`(rowid, title, heading, body) VALUES `+
+			rowPlaceholders(n, 4), args...); err != nil {
+			return err
+		}
+		ops = ops[n:]
+	}
+	return nil
 }
 
 func (st *stmts) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
@@ -104,7 +186,18 @@ func (s *Service) write(ctx context.Context, batch []result) (touched []int64, c
 		touched, changed = nil, false
 		st := &stmts{tx: tx.Tx, m: map[string]*sql.Stmt{}}
 		defer st.close()
-		for _, r := range batch {
+		fresh, err := s.freshDocs(ctx, st, batch)
+		if err != nil {
+			return err
+		}
+		isFresh := make(map[int]bool, len(fresh))
+		for _, i := range fresh {
+			isFresh[i] = true
+		}
+		for i, r := range batch {
+			if isFresh[i] {
+				continue // insertFresh below
+			}
 			switch r.kind {
 			case resSkip:
 			case resTouch:
@@ -129,7 +222,15 @@ func (s *Service) write(ctx context.Context, batch []result) (touched []int64, c
 				changed = true
 			}
 		}
-		return nil
+		if len(fresh) > 0 {
+			ids, err := s.insertFresh(ctx, st, batch, fresh, now)
+			if err != nil {
+				return err
+			}
+			touched = append(touched, ids...)
+			changed = true
+		}
+		return st.flushFTS(ctx)
 	})
 	return touched, changed, err
 }
@@ -206,9 +307,7 @@ func (s *Service) deleteChunks(ctx context.Context, st *stmts, docID int64) (map
 	}
 	for _, id := range ids {
 		for _, lx := range s.lexes {
-			if _, err := st.exec(ctx, `DELETE FROM `+lx.table+` WHERE rowid = ?`, id); err != nil {
-				return nil, err
-			}
+			st.fts = append(st.fts, ftsOp{table: lx.table, id: id, del: true})
 		}
 	}
 	if len(ids) > 0 {
@@ -221,14 +320,19 @@ func (s *Service) deleteChunks(ctx context.Context, st *stmts, docID int64) (map
 
 // writeDoc upserts a document row and replaces its sections. Sections whose
 // text is unchanged keep their embeddings, so an edit re-embeds only what
-// it touched.
+// it touched. The document's mean embedding is cleared by the upsert and
+// set again only when every section kept its embedding. (The SQLite driver
+// compiles each statement anew on every execution, so the sections go in by
+// multi-row statements: chunkRowsPerInsert to one, FTS rows likewise at the
+// end of the transaction.)
 func (s *Service) writeDoc(ctx context.Context, st *stmts, r result, now time.Time) (int64, error) {
 	up, err := st.prep(ctx, `INSERT INTO local_knowledge_docs
 		(path, title, content_hash, size, mtime, error, indexed_at, updated_at, chunk_count)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET title = excluded.title, content_hash = excluded.content_hash,
 			size = excluded.size, mtime = excluded.mtime, error = excluded.error,
-			indexed_at = excluded.indexed_at, updated_at = excluded.updated_at, chunk_count = excluded.chunk_count
+			indexed_at = excluded.indexed_at, updated_at = excluded.updated_at, chunk_count = excluded.chunk_count,
+			embedding = NULL, embedding_model = NULL, embedding_dim = 0
 		RETURNING id`)
 	if err != nil {
 		return 0, err
@@ -245,6 +349,7 @@ func (s *Service) writeDoc(ctx context.Context, st *stmts, r result, now time.Ti
 	var vecs [][]float32
 	allCarried := len(r.doc.Chunks) > 0
 	model := ""
+	keptBlobs := make([]carried, len(r.doc.Chunks))
 	for i, c := range r.doc.Chunks {
 		k, keep := old[c.Hash]
 		if keep && (model == "" || model == k.model) {
@@ -252,36 +357,67 @@ func (s *Service) writeDoc(ctx context.Context, st *stmts, r result, now time.Ti
 			if v, err := store.DecodeEmbedding(k.blob); err == nil {
 				vecs = append(vecs, v)
 			}
+			keptBlobs[i] = k
 		} else {
-			allCarried, keep = false, false
-			k = carried{}
+			allCarried = false
 		}
-		res, err := st.exec(ctx, `INSERT INTO local_knowledge_chunks
+	}
+	ids := make([]int64, len(r.doc.Chunks))
+	for start := 0; start < len(r.doc.Chunks); start += chunkRowsPerInsert {
+		end := min(start+chunkRowsPerInsert, len(r.doc.Chunks))
+		args := make([]any, 0, 8*(end-start))
+		for i := start; i < end; i++ {
+			c, k := r.doc.Chunks[i], keptBlobs[i]
+			args = append(args, id, i, c.Heading, c.Text, c.Hash, nullBlob(k.blob), k.model, k.dim)
+		}
+		rows, err := st.tx.QueryContext(ctx, `INSERT INTO local_knowledge_chunks
 			(doc_id, ord, heading, text, text_hash, embedding, embedding_model, embedding_dim)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, i, c.Heading, c.Text, c.Hash, nullBlob(k.blob), k.model, k.dim)
+			VALUES `+rowPlaceholders(end-start, 8)+` RETURNING id, ord`, args...)
 		if err != nil {
 			return 0, err
 		}
-		cid, err := res.LastInsertId()
-		if err != nil {
-			return 0, err
-		}
-		for li, lx := range s.lexes {
-			row := r.terms[li][i]
-			if _, err := st.exec(ctx, `INSERT INTO `+lx.table+`(rowid, title, heading, body) VALUES (?, ?, ?, ?)`,
-				cid, row.title, row.heading, row.body); err != nil {
+		for rows.Next() {
+			var cid int64
+			var ord int
+			if err := rows.Scan(&cid, &ord); err != nil {
+				rows.Close()
 				return 0, err
 			}
+			if ord >= 0 && ord < len(ids) {
+				ids[ord] = cid
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, err
+		}
+	}
+	for i, cid := range ids {
+		if cid == 0 {
+			return 0, fmt.Errorf("kb: section %d of %s got no id", i, r.job.rel)
+		}
+		for li, lx := range s.lexes {
+			st.fts = append(st.fts, ftsOp{table: lx.table, id: cid, row: r.terms[li][i]})
 		}
 	}
 	if allCarried && len(vecs) == len(r.doc.Chunks) {
 		mean := vector.Mean(vecs)
 		_, err = st.exec(ctx, `UPDATE local_knowledge_docs SET embedding = ?, embedding_model = ?, embedding_dim = ? WHERE id = ?`,
 			store.EncodeEmbedding(mean), model, len(mean), id)
-	} else {
-		_, err = st.exec(ctx, `UPDATE local_knowledge_docs SET embedding = NULL, embedding_model = NULL, embedding_dim = 0 WHERE id = ?`, id)
 	}
 	return id, err
+}
+
+// chunkRowsPerInsert is how many sections (8 values each) or FTS rows (4
+// values) one INSERT statement writes at most: far below SQLite's limit of
+// 32,766 bound values.
+const chunkRowsPerInsert = 200
+
+// rowPlaceholders returns n rows of cols placeholders for a multi-row
+// VALUES clause: "(?, ?), (?, ?)".
+func rowPlaceholders(n, cols int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 }
 
 func nullBlob(b []byte) any {
