@@ -47,7 +47,7 @@ func (a *App) runHeaderSelfTest(ctx context.Context) {
 // failures.
 const headerCheck = `(async () => {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-  const tools = ['open-search', 'open-notes', 'open-knowledge', 'open-learned', 'open-reminders', 'open-memory', 'open-logs']
+  const tools = ['open-search', 'open-notes', 'open-kb', 'open-learned', 'open-reminders', 'open-memory', 'open-logs']
   const shown = (el) => {
     if (!el) return false
     const r = el.getBoundingClientRect()
@@ -127,7 +127,7 @@ const headerCheck = `(async () => {
     }
   }
   await check('no panel')
-  for (const id of ['open-notes', 'open-knowledge', 'open-learned', 'open-reminders', 'open-memory', 'open-logs', 'open-settings']) {
+  for (const id of ['open-notes', 'open-kb', 'open-learned', 'open-reminders', 'open-memory', 'open-logs', 'open-settings']) {
     if (!(await press(id))) { fails.push(id + ': could not be opened'); continue }
     await check(id + ' open')
     if (!(await press(id))) fails.push(id + ': could not be closed')

@@ -65,11 +65,11 @@ describe('AttachmentFitOffer', () => {
     expect(w.get('[data-testid="fit-offer-text"]').text()).toBe(
       'This document is too long for the model: pages 1–12 of the 40 pages of report.pdf fit.')
     expect(w.get('[data-testid="fit-send"]').text()).toBe('Send pages 1–12')
-    expect(w.get('[data-testid="fit-knowledge"]').text()).toBe('Add to knowledge base')
+    expect(w.get('[data-testid="fit-kb"]').text()).toBe('Add to knowledge base')
     await w.get('[data-testid="fit-send"]').trigger('click')
-    await w.get('[data-testid="fit-knowledge"]').trigger('click')
+    await w.get('[data-testid="fit-kb"]').trigger('click')
     await w.get('[data-testid="fit-cancel"]').trigger('click')
-    expect(Object.keys(w.emitted())).toEqual(expect.arrayContaining(['send', 'knowledge', 'cancel']))
+    expect(Object.keys(w.emitted())).toEqual(expect.arrayContaining(['send', 'kb', 'cancel']))
   })
 
   it('words it in Japanese, by characters for text without pages, and without Send when nothing fits', () => {
@@ -84,7 +84,7 @@ describe('AttachmentFitOffer', () => {
     expect(chars.get('[data-testid="fit-send"]').text()).toBe('Send the first 15000 characters')
     const none = mount(AttachmentFitOffer, { props: { offer: offer({ fitPages: 0 }) }, global: { plugins: [testI18n()] } })
     expect(none.find('[data-testid="fit-send"]').exists()).toBe(false)
-    expect(none.find('[data-testid="fit-knowledge"]').exists()).toBe(true)
+    expect(none.find('[data-testid="fit-kb"]').exists()).toBe(true)
     const many = mount(AttachmentFitOffer, { props: { offer: offer({ fitPages: 0, docs: 3 }) }, global: { plugins: [testI18n()] } })
     expect(many.get('[data-testid="fit-offer-text"]').text()).toContain('not all of them fit, even in part (report.pdf and 2 more)')
     expect(many.find('[data-testid="fit-send"]').exists()).toBe(false)
@@ -132,7 +132,7 @@ describe('ChatComposer: a document too long for the model', () => {
   it('"Add to knowledge base" adds the file, then sends the text without it', async () => {
     const w = await refusedSend()
     nextTurn()
-    await w.get('[data-testid="fit-knowledge"]').trigger('click')
+    await w.get('[data-testid="fit-kb"]').trigger('click')
     await flush()
     expect(attachApi.addToKnowledge).toHaveBeenCalledWith('pdf-1')
     expect(chatApi.streamTurn).toHaveBeenCalledTimes(2)
@@ -148,7 +148,7 @@ describe('ChatComposer: a document too long for the model', () => {
   it('a failed add keeps the offer, the text and the file, and sends nothing', async () => {
     const w = await refusedSend()
     attachApi.addToKnowledge.mockRejectedValueOnce(new Error('disk full'))
-    await w.get('[data-testid="fit-knowledge"]').trigger('click')
+    await w.get('[data-testid="fit-kb"]').trigger('click')
     await flush()
     expect(chatApi.streamTurn).toHaveBeenCalledTimes(1)
     expect(w.find('[data-testid="fit-offer"]').exists()).toBe(true)

@@ -45,7 +45,7 @@ describe('HeaderTools', () => {
     await w.vm.fit()
     await flushPromises()
     const shown = w.findAll('[data-testid="header-tools"] > button').map((b) => b.attributes('data-testid'))
-    expect(shown).toEqual(['open-chat-settings', 'open-notes', 'open-knowledge'])
+    expect(shown).toEqual(['open-chat-settings', 'open-notes', 'open-kb'])
     expect(w.find('[data-testid="open-settings"]').exists()).toBe(true)
     const more = w.get('[data-testid="header-more"]')
     expect(more.classes()).toContain('on') // the open panel (logs) is folded in it

@@ -32,7 +32,7 @@ const en: typeof ja = {
     logs: 'API logs',
     memory: 'Memory',
     notes: 'Notes',
-    knowledge: 'Knowledge',
+    kb: 'Knowledge',
     learned: 'Learned',
     toggleSidebar: 'Toggle sidebar',
   },

@@ -31,7 +31,7 @@ export default {
     logs: 'API ログ',
     memory: 'メモリ',
     notes: 'ノート',
-    knowledge: 'ナレッジ',
+    kb: 'ナレッジ',
     learned: '学習済み',
     toggleSidebar: 'サイドバーの表示切替',
   },
