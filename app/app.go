@@ -162,7 +162,9 @@ func (a *App) setStartErr(err error) {
 // SIGUSR1 to JavaScriptCore's garbage collector (../shared/BUILDING.md,
 // pitfall 5), so a recovered Go panic never kills the process.
 func (a *App) DomReady(ctx context.Context) {
-	startMemStats(ctx)
+	if p := a.plat(); p != nil {
+		startMemStats(p)
+	}
 	if name := a.selfTest(); name != "" {
 		select {
 		case a.domReadies <- struct{}{}:

@@ -19,6 +19,9 @@ type fakePlatform struct {
 	documents          []string
 	attachments        []string
 	events             []string
+	// The window: what the tray and quit asked of it.
+	hides, shows, quits int
+	js                  []string
 }
 
 func (f *fakePlatform) Emit(name string, data any)                  { f.events = append(f.events, name) }
@@ -28,7 +31,13 @@ func (f *fakePlatform) OpenFile(title string, _ ...runtime.FileFilter) (string, 
 }
 func (f *fakePlatform) OpenDocuments(string) ([]string, error)   { return f.documents, nil }
 func (f *fakePlatform) OpenAttachments(string) ([]string, error) { return f.attachments, nil }
-func (f *fakePlatform) Show()                                    {}
+func (f *fakePlatform) Show()                                    { f.shows++ }
+func (f *fakePlatform) Hide()                                    { f.hides++ }
+func (f *fakePlatform) Quit()                                    { f.quits++ }
+func (f *fakePlatform) ExecJS(js string)                         { f.js = append(f.js, js) }
+func (f *fakePlatform) OnEvent(string, func(...any)) func()      { return func() {} }
+func (f *fakePlatform) SetSize(int, int)                         {}
+func (f *fakePlatform) ReloadApp()                               {}
 func (f *fakePlatform) OpenURL(string)                           {}
 func (f *fakePlatform) Fatal(title, message string)              {}
 

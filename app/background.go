@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // EventBackgroundPanic: a background job (knowledge-base indexing, a memory
@@ -42,7 +40,7 @@ const bgPanicJob = "selftest.bgpanic"
 // show exactly one toast for the job. It prints the result, keeps the
 // window open 3 s more (for a screenshot) and quits.
 func (a *App) runBackgroundPanicSelfTest(ctx context.Context) {
-	defer a.quit(ctx) // a quit, not a close: never hidden to the tray
+	defer a.quit() // a quit, not a close: never hidden to the tray
 	c, err := a.backend()
 	if err != nil {
 		fmt.Fprintf(os.Stdout, "selftest: bgpanic: the backend did not start: %v\n", err)
@@ -60,8 +58,8 @@ func (a *App) runBackgroundPanicSelfTest(ctx context.Context) {
 	}
 	time.Sleep(2 * time.Second) // the event reaches the page and the toast renders
 	// Count the toasts that name the job (other toasts may be up too).
-	runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestReport(String(`+
-		`[...document.querySelectorAll('[data-testid="toast"]')].filter((e) => e.textContent.includes('`+bgPanicJob+`')).length))`)
+	a.plat().ExecJS(`window.go.app.SelfTestService.SelfTestReport(String(` +
+		`[...document.querySelectorAll('[data-testid="toast"]')].filter((e) => e.textContent.includes('` + bgPanicJob + `')).length))`)
 	select {
 	case n := <-a.selfTestReports:
 		ok := n == "1" && c.Guard.Panics(bgPanicJob) == 2

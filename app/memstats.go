@@ -1,14 +1,11 @@
 package app
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	goruntime "runtime"
 	"strconv"
-
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // MemStatsEnv turns on the page's memory statistics (a debugging aid for
@@ -22,12 +19,12 @@ const MemStatsEnv = "PLAYCHAT_DEBUG_MEMSTATS"
 const memStatsEvent = "debug:memstats"
 
 // startMemStats arms the page's reports when MemStatsEnv asks for them.
-func startMemStats(ctx context.Context) {
+func startMemStats(p Platform) {
 	every, err := strconv.Atoi(os.Getenv(MemStatsEnv))
 	if err != nil || every <= 0 {
 		return
 	}
-	runtime.EventsOn(ctx, memStatsEvent, func(data ...any) {
+	p.OnEvent(memStatsEvent, func(data ...any) {
 		// The Go side's heap, next to the page's figures (MiB).
 		var m goruntime.MemStats
 		goruntime.ReadMemStats(&m)
@@ -42,5 +39,5 @@ func startMemStats(ctx context.Context) {
 		}
 		fmt.Fprintf(os.Stderr, "MEMSTATS %s\n", b)
 	})
-	runtime.WindowExecJS(ctx, fmt.Sprintf("window.__playchatMemStats = %d;", every))
+	p.ExecJS(fmt.Sprintf("window.__playchatMemStats = %d;", every))
 }

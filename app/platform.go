@@ -8,8 +8,10 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// Platform is the seam to the Wails runtime (events and native dialogs), so
-// services can be tested with a fake.
+// Platform is the one seam to the Wails runtime — events, native dialogs and
+// the window itself — so services, the tray and the self-tests can be tested
+// with a fake. Nothing else in app/ calls the runtime (main.go builds the
+// window).
 type Platform interface {
 	// Emit sends an event to the frontend.
 	Emit(name string, data any)
@@ -24,8 +26,21 @@ type Platform interface {
 	// OpenAttachments asks for files to attach to a message (several at
 	// once; images, text, any file); none means the user cancelled.
 	OpenAttachments(title string) ([]string, error)
-	// Show brings the window to the front.
+	// Show brings the window to the front (unminimised, shown).
 	Show()
+	// Hide hides the window (to the tray).
+	Hide()
+	// Quit ends the app: Wails runs OnShutdown.
+	Quit()
+	// ExecJS runs js in the page (self-tests, the memory probe).
+	ExecJS(js string)
+	// OnEvent calls fn with the data of every event the page emits on
+	// name; the returned func stops it.
+	OnEvent(name string, fn func(data ...any)) (off func())
+	// SetSize asks for a window size in pixels (the header self-test).
+	SetSize(width, height int)
+	// ReloadApp loads the app's page again (a self-test).
+	ReloadApp()
 	// OpenURL opens a URL (or a file:// folder) with the system's handler.
 	OpenURL(u string)
 	// Fatal hides the window, shows an error dialog, then ends the process
@@ -104,6 +119,18 @@ func (p desktopPlatform) Show() {
 	runtime.WindowUnminimise(p.ctx)
 	runtime.WindowShow(p.ctx)
 }
+
+func (p desktopPlatform) Hide() { runtime.WindowHide(p.ctx) }
+func (p desktopPlatform) Quit() { runtime.Quit(p.ctx) }
+
+func (p desktopPlatform) ExecJS(js string) { runtime.WindowExecJS(p.ctx, js) }
+
+func (p desktopPlatform) OnEvent(name string, fn func(data ...any)) func() {
+	return runtime.EventsOn(p.ctx, name, fn)
+}
+
+func (p desktopPlatform) SetSize(width, height int) { runtime.WindowSetSize(p.ctx, width, height) }
+func (p desktopPlatform) ReloadApp()                { runtime.WindowReloadApp(p.ctx) }
 
 func (p desktopPlatform) OpenURL(u string) { runtime.BrowserOpenURL(p.ctx, u) }
 

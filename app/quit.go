@@ -36,7 +36,7 @@ func (a *App) quitOnSignal(ctx context.Context, refused bool) {
 	if refused {
 		os.Exit(1)
 	}
-	a.quit(ctx)
+	a.quit()
 	time.Sleep(quitGrace)
 	os.Exit(1)
 }

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // SelfTestEnv names the environment variable that makes the window run a
@@ -71,7 +69,7 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 		} else {
 			fmt.Fprintln(os.Stdout, "selftest: webmemory not applied: the web context was built without the settings")
 		}
-		a.quit(ctx)
+		a.quit()
 		return
 	}
 	if name == "webrelease" {
@@ -96,24 +94,24 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 	}
 	if name != "panic" {
 		fmt.Fprintf(os.Stdout, "selftest: unknown self-test %q\n", name)
-		a.quit(ctx) // a quit, not a close: never hidden to the tray
+		a.quit() // a quit, not a close: never hidden to the tray
 		return
 	}
 	// Wails recovers the panic and logs it; the panicking call's promise is
 	// never settled, so the page proves it is alive with a second call.
 	for range 2 {
 		time.Sleep(2 * time.Second)
-		runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestPanic()`)
+		a.plat().ExecJS(`window.go.app.SelfTestService.SelfTestPanic()`)
 	}
 	time.Sleep(time.Second)
-	runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestReport("the bridge answers after 2 panics")`)
+	a.plat().ExecJS(`window.go.app.SelfTestService.SelfTestReport("the bridge answers after 2 panics")`)
 	select {
 	case msg := <-a.selfTestReports:
 		fmt.Fprintf(os.Stdout, "selftest: panic recovered (%s)\n", msg)
 	case <-time.After(10 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: no answer from the page after the panic")
 	}
-	a.quit(ctx) // a quit, not a close: never hidden to the tray
+	a.quit() // a quit, not a close: never hidden to the tray
 }
 
 // SelfTestService is the page's side of the self-tests. It is bound only
@@ -157,7 +155,7 @@ func (a *App) runWebReleaseSelfTest(ctx context.Context) {
 	case <-time.After(10 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: webrelease: no report from the web extension in 10 s")
 	}
-	a.quit(ctx)
+	a.quit()
 }
 
 // runWebCrashSelfTest kills the window's web process (SIGKILL, as a crash)
@@ -167,7 +165,7 @@ func (a *App) runWebCrashSelfTest(ctx context.Context) {
 	time.Sleep(time.Second)
 	if err := killWebProcess(); err != nil {
 		fmt.Fprintf(os.Stdout, "selftest: webcrash: %v\n", err)
-		a.quit(ctx)
+		a.quit()
 		return
 	}
 	select {
@@ -176,7 +174,7 @@ func (a *App) runWebCrashSelfTest(ctx context.Context) {
 	case <-time.After(20 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: webcrash: the page did not load again in 20 s")
 	}
-	a.quit(ctx)
+	a.quit()
 }
 
 // navigateAttempts are the self-test's ways of sending the page elsewhere.
@@ -199,23 +197,23 @@ func (a *App) runNavigateSelfTest(ctx context.Context) {
 	<-a.domReadies
 	time.Sleep(time.Second)
 	for _, js := range navigateAttempts {
-		runtime.WindowExecJS(ctx, js)
+		a.plat().ExecJS(js)
 		time.Sleep(700 * time.Millisecond)
 	}
-	runtime.WindowExecJS(ctx, `window.go.app.SelfTestService.SelfTestReport(location.href)`)
+	a.plat().ExecJS(`window.go.app.SelfTestService.SelfTestReport(location.href)`)
 	select {
 	case where := <-a.selfTestReports:
 		fmt.Fprintf(os.Stdout, "selftest: navigate: the page stayed on %s\n", where)
 	case <-time.After(10 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: navigate: the page did not answer: it is gone")
-		a.quit(ctx)
+		a.quit()
 		return
 	}
 	for _, reload := range []struct {
 		how  string
-		call func(context.Context)
-	}{{"location.reload()", func(ctx context.Context) { runtime.WindowExecJS(ctx, `location.reload()`) }}, {"WindowReloadApp", runtime.WindowReloadApp}} {
-		reload.call(ctx)
+		call func()
+	}{{"location.reload()", func() { a.plat().ExecJS(`location.reload()`) }}, {"WindowReloadApp", func() { a.plat().ReloadApp() }}} {
+		reload.call()
 		select {
 		case <-a.domReadies:
 			fmt.Fprintf(os.Stdout, "selftest: navigate: the page loaded again after %s\n", reload.how)
@@ -223,7 +221,7 @@ func (a *App) runNavigateSelfTest(ctx context.Context) {
 			fmt.Fprintf(os.Stdout, "selftest: navigate: the page did not load again after %s\n", reload.how)
 		}
 	}
-	a.quit(ctx)
+	a.quit()
 }
 
 // remoteLoads is the "remote" self-test's page script: every way a page
@@ -270,16 +268,16 @@ func (a *App) runRemoteSelfTest(ctx context.Context) {
 	u := a.env(SelfTestURLEnv)
 	if !strings.HasPrefix(u, "http://") {
 		fmt.Fprintf(os.Stdout, "selftest: remote: %s must be an http:// address\n", SelfTestURLEnv)
-		a.quit(ctx)
+		a.quit()
 		return
 	}
 	time.Sleep(time.Second)
-	runtime.WindowExecJS(ctx, remoteLoads+"("+strconv.Quote(strings.TrimRight(u, "/"))+")")
+	a.plat().ExecJS(remoteLoads + "(" + strconv.Quote(strings.TrimRight(u, "/")) + ")")
 	select {
 	case n := <-a.selfTestReports:
 		fmt.Fprintf(os.Stdout, "selftest: remote: the page tried %s ways to load from the listener\n", n)
 	case <-time.After(15 * time.Second):
 		fmt.Fprintln(os.Stdout, "selftest: remote: the page did not answer")
 	}
-	a.quit(ctx)
+	a.quit()
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"strconv"
 	"time"
-
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // headerSizes are the window sizes the "header" self-test checks (issue 22:
@@ -25,12 +23,12 @@ func (a *App) runHeaderSelfTest(ctx context.Context) {
 	<-a.domReadies
 	time.Sleep(time.Second)
 	for _, sz := range headerSizes {
-		runtime.WindowSetSize(ctx, sz[0], sz[1])
+		a.plat().SetSize(sz[0], sz[1])
 		time.Sleep(1500 * time.Millisecond)
 		// PLAYCHAT_SELFTEST_HOLD_MS holds each state that long, for
 		// screenshots taken from outside.
 		hold, _ := strconv.Atoi(a.env("PLAYCHAT_SELFTEST_HOLD_MS"))
-		runtime.WindowExecJS(ctx, "window.__selftestHold = "+strconv.Itoa(hold)+"; window.__selftestWidth = "+strconv.Itoa(sz[0])+"; window.__selftestHeight = "+strconv.Itoa(sz[1])+";"+headerCheck)
+		a.plat().ExecJS("window.__selftestHold = " + strconv.Itoa(hold) + "; window.__selftestWidth = " + strconv.Itoa(sz[0]) + "; window.__selftestHeight = " + strconv.Itoa(sz[1]) + ";" + headerCheck)
 		select {
 		case msg := <-a.selfTestReports:
 			fmt.Fprintf(os.Stdout, "selftest: header %dx%d: %s\n", sz[0], sz[1], msg)
@@ -38,7 +36,7 @@ func (a *App) runHeaderSelfTest(ctx context.Context) {
 			fmt.Fprintf(os.Stdout, "selftest: header %dx%d: the page did not answer\n", sz[0], sz[1])
 		}
 	}
-	a.quit(ctx)
+	a.quit()
 }
 
 // headerCheck runs in the page: for each panel state, whether Settings is

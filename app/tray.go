@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	wailsrt "github.com/wailsapp/wails/v2/pkg/runtime"
-
 	"playchat/backend/autostart"
 	"playchat/backend/config"
 	"playchat/backend/core"
@@ -43,7 +41,6 @@ type desktop struct {
 	pause reminders.Pause
 
 	mu           sync.Mutex
-	ctx          context.Context
 	tray         trayUI
 	stopped      bool
 	autostartErr error
@@ -56,8 +53,6 @@ type desktop struct {
 
 	// hostPresent answers whether a tray host runs (nil = tray.HostPresent).
 	hostPresent func(context.Context) (bool, error)
-	// win hides, shows and quits the window (nil = the Wails runtime).
-	win windowOps
 }
 
 // trayUI is the running tray icon (*tray.Tray; tests pass a fake).
@@ -65,29 +60,6 @@ type trayUI interface {
 	SetWindowVisible(visible bool)
 	Refresh()
 	Stop()
-}
-
-// windowOps is the seam to the Wails window (tests pass a fake).
-type windowOps interface {
-	Hide(ctx context.Context)
-	Show(ctx context.Context)
-	Quit(ctx context.Context)
-}
-
-type wailsWindow struct{}
-
-func (wailsWindow) Hide(ctx context.Context) { wailsrt.WindowHide(ctx) }
-func (wailsWindow) Show(ctx context.Context) {
-	wailsrt.WindowUnminimise(ctx)
-	wailsrt.WindowShow(ctx)
-}
-func (wailsWindow) Quit(ctx context.Context) { wailsrt.Quit(ctx) }
-
-func (d *desktop) window() windowOps {
-	if d.win == nil {
-		return wailsWindow{}
-	}
-	return d.win
 }
 
 func (d *desktop) hostCheck(ctx context.Context) (bool, error) {
@@ -125,9 +97,6 @@ func (a *App) StartHidden(args []string) bool {
 // the autostart entry when START_AT_LOGIN is on (the binary may have
 // moved). Startup runs it in a goroutine: nothing here may block the window.
 func (a *App) startDesktop(ctx context.Context, c *core.Core) {
-	a.desk.mu.Lock()
-	a.desk.ctx = ctx
-	a.desk.mu.Unlock()
 	if c.Config().StartAtLogin {
 		a.setAutostart(true)
 	}
@@ -177,12 +146,6 @@ func (a *App) trayIcon() trayUI {
 	return a.desk.tray
 }
 
-func (a *App) windowCtx() context.Context {
-	a.desk.mu.Lock()
-	defer a.desk.mu.Unlock()
-	return a.desk.ctx
-}
-
 func (a *App) emit(name string, data any) {
 	if p := a.plat(); p != nil {
 		p.Emit(name, data)
@@ -191,8 +154,8 @@ func (a *App) emit(name string, data any) {
 
 // showWindow shows the (possibly hidden) window and tells the tray.
 func (a *App) showWindow() {
-	if ctx := a.windowCtx(); ctx != nil {
-		a.desk.window().Show(ctx)
+	if p := a.plat(); p != nil {
+		p.Show()
 	}
 	if t := a.trayIcon(); t != nil {
 		t.SetWindowVisible(true)
@@ -202,16 +165,16 @@ func (a *App) showWindow() {
 // Quit ends the app cleanly (the tray's Quit): Wails runs Shutdown, which
 // stores running turns and closes the database.
 func (a *App) Quit() {
-	if ctx := a.windowCtx(); ctx != nil {
-		a.quit(ctx)
-	}
+	a.quit()
 }
 
-// quit ends the app through the window's ctx (the self-test's end too):
+// quit ends the app through the platform (the self-test's end too):
 // BeforeClose lets it through instead of hiding the window.
-func (a *App) quit(ctx context.Context) {
+func (a *App) quit() {
 	a.desk.quitting.Store(true)
-	a.desk.window().Quit(ctx)
+	if p := a.plat(); p != nil {
+		p.Quit()
+	}
 }
 
 // BeforeClose is options.App.OnBeforeClose: closing the window hides it to
@@ -234,7 +197,9 @@ func (a *App) BeforeClose(ctx context.Context) bool {
 		c.Log.Info("closing quits: no system tray to hide in", "err", err)
 		return false
 	}
-	a.desk.window().Hide(ctx)
+	if p := a.plat(); p != nil {
+		p.Hide()
+	}
 	t.SetWindowVisible(false)
 	return true
 }

@@ -26,19 +26,13 @@ func (f *fakeTray) SetWindowVisible(v bool) {
 func (f *fakeTray) Refresh() { f.mu.Lock(); f.refreshes++; f.mu.Unlock() }
 func (f *fakeTray) Stop()    {}
 
-type fakeWindow struct{ hides, shows, quits int }
-
-func (w *fakeWindow) Hide(context.Context) { w.hides++ }
-func (w *fakeWindow) Show(context.Context) { w.shows++ }
-func (w *fakeWindow) Quit(context.Context) { w.quits++ }
-
-// desktopApp is a test App with a fake tray and window and a tray host
-// present or not.
-func desktopApp(t *testing.T, host bool) (*App, *fakeTray, *fakeWindow) {
+// desktopApp is a test App with a fake tray and window (the fake platform)
+// and a tray host present or not.
+func desktopApp(t *testing.T, host bool) (*App, *fakeTray, *fakePlatform) {
 	t.Helper()
-	a, _ := newTestApp(t)
-	ft, fw := &fakeTray{}, &fakeWindow{}
-	a.desk.tray, a.desk.win, a.desk.ctx = ft, fw, context.Background()
+	a, fw := newTestApp(t)
+	ft := &fakeTray{}
+	a.desk.tray = ft
 	a.desk.hostPresent = func(context.Context) (bool, error) {
 		if host {
 			return true, nil
