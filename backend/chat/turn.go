@@ -36,10 +36,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	started := s.clock()
 	t.writer = s.newReplyWriter(t)
 
-	history, err := s.db.ActiveMessages(ctx, t.SessionID)
-	if err == nil {
-		err = s.db.LoadFiles(ctx, history)
-	}
+	history, err := s.db.ActiveHistory(ctx, t.SessionID)
 	if err != nil {
 		s.fail(t, em, err, "")
 		return
