@@ -9,15 +9,26 @@ import (
 // Every turn and every preview of the context meter (one per pause in
 // typing) counts the tokens of the whole history again; a long message
 // (up to 1 MiB, ~300,000 tokens) takes a real tokenizer about a third of a
-// second each time. countCache remembers the counts of long texts.
+// second each time. countCache remembers the counts of long texts, and
+// with a real tokenizer those of every history message but the shortest:
+// a turn in a chat of 2,000 active messages counts them all, and only the
+// newest two changed since the previous turn (issue 29).
 
-// cachedCountBytes is the shortest text whose count is remembered.
+// cachedCountBytes is the shortest text whose count is remembered; the
+// estimate (tokens.Estimate, a pass over the bytes) is cheaper to redo
+// than to look up below it.
 const cachedCountBytes = 8 << 10
 
+// cachedBPECountBytes is the shortest text whose count by a real tokenizer
+// (o200k_base, cl100k_base: a BPE encoding, tens of microseconds for a
+// short message) is remembered.
+const cachedBPECountBytes = 128
+
 // The cache holds at most this many counts of texts of at most this many
-// bytes together (it keeps the texts alive: strings are not copied).
+// bytes together (it keeps the texts alive: strings are not copied): the
+// history of a few long chats.
 const (
-	countCacheEntries = 256
+	countCacheEntries = 16384
 	countCacheBytes   = 32 << 20
 )
 
@@ -42,9 +53,10 @@ type cachedCounter struct {
 	cache *countCache
 }
 
-// Count returns the wrapped counter's count, remembered for long texts.
+// Count returns the wrapped counter's count, remembered for long texts
+// (cachedCountBytes; cachedBPECountBytes with a real tokenizer).
 func (c cachedCounter) Count(text string) int {
-	if len(text) < cachedCountBytes {
+	if len(text) < cachedBPECountBytes || (len(text) < cachedCountBytes && c.Name() == tokens.Estimate.Name()) {
 		return c.Counter.Count(text)
 	}
 	k := countKey{c.Name(), text}

@@ -53,10 +53,7 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 	set = applyChat(set, cs)
 	if req.SessionID != "" {
 		var err error
-		if history, err = s.db.ActiveMessages(ctx, req.SessionID); err != nil {
-			return ContextReport{}, err
-		}
-		if err = s.db.LoadFiles(ctx, history); err != nil {
+		if history, err = s.db.ActiveHistory(ctx, req.SessionID); err != nil {
 			return ContextReport{}, err
 		}
 	}

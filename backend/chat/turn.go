@@ -35,31 +35,31 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 	started := s.clock()
 	t.writer = s.newReplyWriter(t)
 
-	history, err := s.db.ActiveMessages(ctx, t.SessionID)
-	if err == nil {
-		err = s.db.LoadFiles(ctx, history)
-	}
-	if err != nil {
+	// The chat's own settings, as stored now: a change applies from the
+	// next turn.
+	var err error
+	if t.chat, err = s.db.SessionSettings(ctx, t.SessionID); err != nil {
 		s.fail(t, em, err, "")
 		return
 	}
-	// The chat's own settings, as stored now: a change applies from the
-	// next turn.
-	if t.chat, err = s.db.SessionSettings(ctx, t.SessionID); err != nil {
+	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil,
+		KBDomain: firstNonEmpty(t.kbDomain, t.chat.KBDomain), NoNotes: t.noNotes}
+	// The layers are built while the history is read (prefetch.go).
+	layers := prefetchLayers(ctx, s.layersFor(t.chat), q)
+	history, err := s.db.ActiveHistory(ctx, t.SessionID)
+	if err != nil {
 		s.fail(t, em, err, "")
 		return
 	}
 	set = applyChat(set, t.chat)
 	counter := s.counts.wrap(counterFor(t.Model))
 	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
-	q := layer.Query{SessionID: t.SessionID, LatestUser: t.UserMessage.Content, Model: t.Model, Outside: t.requester != nil,
-		KBDomain: firstNonEmpty(t.kbDomain, t.chat.KBDomain), NoNotes: t.noNotes}
 	// The tools are chosen once per turn, so every request of it carries
 	// the same ones and the budget counted them.
 	tc := s.chooseTools(counter, budget, t.Model, t.requester != nil || t.noNotes)
 	t.tools, t.toolsChosen = tc.defs, true
 	built, err := buildContextWith(ctx, counter, budget, withExtra(BasePrompt(), t.extraSystem), t.chat.SystemPrompt,
-		tc.tokens, s.layersFor(t.chat), q, history)
+		tc.tokens, layers, q, history)
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {
 		built.Report.ToolsLeftOut = []layer.Omission{}

@@ -265,7 +265,29 @@ func scrub(s, key string) string {
 	if key != "" && len(key) >= 4 {
 		s = strings.ReplaceAll(s, key, "[redacted]")
 	}
-	s = skKeyRe.ReplaceAllString(s, "sk-[redacted]")
-	s = bearerRe.ReplaceAllString(s, "${1}[redacted]")
-	return s
+	// Neither pattern's match holds a quote or an angle bracket, so each
+	// runs only over the parts of s that can hold one (redact.InRuns): s
+	// may be the JSON of a request of thousands of messages.
+	s = redact.InRuns(s, func(r string) bool { return strings.Contains(r, "sk-") }, func(r string) string {
+		return skKeyRe.ReplaceAllString(r, "sk-[redacted]")
+	})
+	return redact.InRuns(s, hasBearer, func(r string) string {
+		return bearerRe.ReplaceAllString(r, "${1}[redacted]")
+	})
+}
+
+// hasBearer reports whether s holds "bearer" in any case (what bearerRe
+// needs to match).
+func hasBearer(s string) bool {
+	for i := strings.IndexAny(s, "bB"); i >= 0 && i+6 <= len(s); {
+		if strings.EqualFold(s[i:i+6], "bearer") {
+			return true
+		}
+		j := strings.IndexAny(s[i+1:], "bB")
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }

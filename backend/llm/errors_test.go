@@ -40,11 +40,19 @@ func TestScrubRemovesKeys(t *testing.T) {
 		{"token ollama-KEY-42 here", "ollama-KEY-42", "token [redacted] here"},
 		{"a task-force and risk-free plan", "", "a task-force and risk-free plan"},
 		{"sk-ant-api03-xyz", "", "sk-[redacted]"},
+		{`{"a":"BEARER x1","b":"sk-abc1"}<bearer  y2>'beArer z3'`, "", `{"a":"BEARER [redacted]","b":"sk-[redacted]"}<bearer  [redacted]>'beArer [redacted]'`},
+		{`"Bearer"`, "", `"Bearer"`},
 	}
 	for _, tt := range tests {
 		if got := scrub(tt.in, tt.key); got != tt.want {
 			t.Errorf("scrub(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+	// The JSON of a request of thousands of messages: a key in the last
+	// one is found as in a short text.
+	big := strings.Repeat(`{"role":"user","content":"日本語と English の文。 task-force"},`, 3000) + `{"content":"Bearer abc sk-xyz9"}`
+	if got, want := scrub(big, ""), strings.TrimSuffix(big, `{"content":"Bearer abc sk-xyz9"}`)+`{"content":"Bearer [redacted] sk-[redacted]"}`; got != want {
+		t.Errorf("scrub of a long request: ends %q", got[len(got)-60:])
 	}
 }
 

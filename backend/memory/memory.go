@@ -196,6 +196,13 @@ func (s *Summarizer) MaybeSummarize(ctx context.Context, sessionID, model string
 	if set.Threshold < 4 {
 		set.Threshold = 20
 	}
+	// Counted first: every turn asks, and most find too few messages to
+	// summarise; reading them all (thousands, in a long chat that cannot
+	// be summarised) is for when there are enough.
+	n, err := s.db.CountActiveMessages(ctx, sessionID)
+	if err != nil || n < set.Threshold {
+		return false, err
+	}
 	active, err := s.db.ActiveMessages(ctx, sessionID)
 	if err != nil {
 		return false, err

@@ -35,18 +35,61 @@ func URLCredentials(s string) string {
 	if !strings.Contains(s, "://") && !strings.ContainsAny(s, "?&") {
 		return s
 	}
-	s = userinfoRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := userinfoRe.FindStringSubmatch(m)
-		scheme, info := sub[1], sub[2]
-		if info == "" {
-			return m
-		}
-		if user, _, ok := strings.Cut(info, ":"); ok {
-			return scheme + user + ":" + Mask + "@"
-		}
-		return scheme + Mask + "@"
+	s = InRuns(s, func(r string) bool { return strings.Contains(r, "://") && strings.Contains(r, "@") }, func(r string) string {
+		return userinfoRe.ReplaceAllStringFunc(r, func(m string) string {
+			sub := userinfoRe.FindStringSubmatch(m)
+			scheme, info := sub[1], sub[2]
+			if info == "" {
+				return m
+			}
+			if user, _, ok := strings.Cut(info, ":"); ok {
+				return scheme + user + ":" + Mask + "@"
+			}
+			return scheme + Mask + "@"
+		})
 	})
-	return queryRe.ReplaceAllString(s, "${1}"+Mask)
+	return InRuns(s, func(r string) bool { return strings.Contains(r, "=") && strings.ContainsAny(r, "?&") }, func(r string) string {
+		return queryRe.ReplaceAllString(r, "${1}"+Mask)
+	})
+}
+
+// RunSeparators are the bytes InRuns cuts text at: quotes and angle
+// brackets, which end a URL, a key or a token in any text (and every JSON
+// string).
+const RunSeparators = "\"'<>"
+
+// InRuns returns s with replace applied to each of its runs — the longest
+// stretches without a byte of RunSeparators — for which has reports true;
+// the other runs and the separators are kept as they are. For a regular
+// expression none of whose matches can hold a separator (and which looks
+// back no further than \b), replacing in the runs that can hold a match
+// gives what replacing in the whole of s gives, without running the
+// expression over all of a large text (a request of thousands of messages
+// logged in api_logs, issue 29).
+func InRuns(s string, has func(run string) bool, replace func(run string) string) string {
+	var b strings.Builder
+	done := 0 // s[:done] is in b (once b is used)
+	for start := 0; start <= len(s); {
+		end := strings.IndexAny(s[start:], RunSeparators)
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		if run := s[start:end]; run != "" && has(run) {
+			if r := replace(run); r != run {
+				b.WriteString(s[done:start])
+				b.WriteString(r)
+				done = end
+			}
+		}
+		start = end + 1
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
 }
 
 // URL returns raw, a URL, with its credentials masked (URLCredentials); a

@@ -128,16 +128,28 @@ func linkFiles(ctx context.Context, tx bun.Tx, id int64, files []MessageFile) er
 }
 
 // LoadFiles sets the Files of each message of ms that has attachments
-// (without Data; ReadAttachment reads the bytes).
+// (without Data; ReadAttachment reads the bytes). It reads them in one
+// query over the range of ms's ids — not a list of thousands of ids, which
+// SQLite would have to parse and sort each turn — keeping those of ms; when
+// ms are all of one session, the links of other sessions' messages in the
+// range are skipped by the query itself.
 func (d *DB) LoadFiles(ctx context.Context, ms []Message) error {
 	if len(ms) == 0 {
 		return nil
 	}
-	ids := make([]int64, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
+	lo, hi, session := ms[0].ID, ms[0].ID, ms[0].SessionID
+	for _, m := range ms {
+		lo, hi = min(lo, m.ID), max(hi, m.ID)
+		if m.SessionID != session {
+			session = ""
+		}
 	}
-	byID, err := d.FilesOf(ctx, ids)
+	where, args := "l.message_id BETWEEN ? AND ?", []any{lo, hi}
+	if session != "" {
+		where += " AND EXISTS (SELECT 1 FROM messages m WHERE m.id = l.message_id AND m.session_id = ?)"
+		args = append(args, session)
+	}
+	byID, err := d.filesWhere(ctx, where, args...)
 	if err != nil {
 		return err
 	}
@@ -150,10 +162,17 @@ func (d *DB) LoadFiles(ctx context.Context, ms []Message) error {
 // FilesOf returns the attachments of the given messages, keyed by message
 // id, each message's in order. Messages without any are absent.
 func (d *DB) FilesOf(ctx context.Context, ids []int64) (map[int64][]MessageFile, error) {
-	out := map[int64][]MessageFile{}
 	if len(ids) == 0 {
-		return out, nil
+		return map[int64][]MessageFile{}, nil
 	}
+	return d.filesWhere(ctx, "l.message_id IN (?)", bun.In(ids))
+}
+
+// filesWhere returns the attachments of the links matching where (on
+// message_attachments l, with args), keyed by message id, each message's
+// in order.
+func (d *DB) filesWhere(ctx context.Context, where string, args ...any) (map[int64][]MessageFile, error) {
+	out := map[int64][]MessageFile{}
 	var rows []struct {
 		MessageID int64 `bun:"message_id"`
 		MessageFile
@@ -161,7 +180,7 @@ func (d *DB) FilesOf(ctx context.Context, ids []int64) (map[int64][]MessageFile,
 	err := d.bun.NewRaw(`SELECT l.message_id, l.name, l.original_size, l.sent_pages, l.sent_chars, a.sha256, a.kind, a.mime, a.size,
 			a.width, a.height, a.text, a.pages
 		FROM message_attachments l JOIN attachments a ON a.sha256 = l.sha256
-		WHERE l.message_id IN (?) ORDER BY l.message_id, l.position`, bun.In(ids)).Scan(ctx, &rows)
+		WHERE `+where+` ORDER BY l.message_id, l.position`, args...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
 	}

@@ -115,6 +115,32 @@ func (d *DB) ActiveMessages(ctx context.Context, sessionID string) ([]Message, e
 	return ms, err
 }
 
+// historyColumns are the columns ActiveHistory reads.
+var historyColumns = []string{"id", "session_id", "parent_id", "role", "content", "status", "model"}
+
+// ActiveHistory returns the messages ActiveMessages returns, oldest first,
+// with only what a request's history is made of: ID, SessionID, ParentID,
+// Role, Content, Status and Model, and their Files (LoadFiles); the other
+// fields are zero. Every chat turn and every preview of the context meter
+// reads it, so it leaves out what they never use (timestamps, errors,
+// token counts, tool activity), whose decoding was most of the cost of
+// reading thousands of messages (issue 29).
+func (d *DB) ActiveHistory(ctx context.Context, sessionID string) ([]Message, error) {
+	forked, err := d.sessionForked(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var ms []Message
+	q := d.bun.NewSelect().Model(&ms).Column(historyColumns...).Where("session_id = ? AND archived_at IS NULL", sessionID)
+	if forked {
+		q = q.Where("id IN ("+branchIDs+")", sessionID)
+	}
+	if err := q.Order("id ASC").Scan(ctx); err != nil {
+		return nil, err
+	}
+	return ms, d.LoadFiles(ctx, ms)
+}
+
 // SessionMessages returns every message of the session, of every branch,
 // archived ones included, oldest first (export; BranchMessages is what the
 // window shows).
