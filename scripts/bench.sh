@@ -20,10 +20,13 @@ OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
 
 # (the turn overhead indexes 45,000 copies of corpus documents first, a minute or two)
-go test -p 1 -run '^$' -bench . -benchtime 20x -timeout 30m ./backend/chat/ -args -chat.kbdocs=45000 | tee "$OUT" >&2
+mkdir -p .artifacts/bench
+go test -p 1 -run '^$' -bench . -benchtime 20x -timeout 30m -o .artifacts/bench/chat.test \
+  -cpuprofile .artifacts/bench/chat.prof ./backend/chat/ -args -chat.kbdocs=45000 | tee "$OUT" >&2
 # search across chats at 1,000,000 messages in 10,000 sessions (issues 9, 29;
 # builds and indexes the database first, target under a minute)
-go test -p 1 -run '^$' -bench 'BenchmarkMessageSearch1M$' -benchtime 1x -timeout 30m ./backend/store/ | tee -a "$OUT" >&2
+go test -p 1 -run '^$' -bench 'BenchmarkMessageSearch1M$' -benchtime 1x -timeout 30m -o .artifacts/bench/store.test \
+  -cpuprofile .artifacts/bench/search-1m.prof ./backend/store/ | tee -a "$OUT" >&2
 # a backup of 100,000 messages and 45,000 knowledge-base documents, with chat
 # turns running beside it; fails when a turn is over 20 % slower (issue 27;
 # writes the data dir first, under a minute)
