@@ -165,6 +165,9 @@ const (
 	KBNotDocument Code = "kb.notDocument"
 	// KBAddFailed: the document {name} could not be added to the knowledge base ({detail}, in English).
 	KBAddFailed Code = "kb.addFailed"
+	// KBDeleteFailed: the document {name} could not be moved to the knowledge base's trash folder
+	// ({trash}) ({detail}, in English); the document stays where it was.
+	KBDeleteFailed Code = "kb.deleteFailed"
 
 	// ToolArgumentsTruncated: a tool call's arguments were cut off, so it was not run.
 	ToolArgumentsTruncated Code = "tool.argumentsTruncated"
@@ -281,8 +284,9 @@ var templates = map[Code]string{
 	KBWatchLimit: "{folders} folders of the knowledge base cannot be watched live because the system's limit of watched folders " +
 		"(fs.inotify.max_user_watches) is reached: they are checked for changes every {seconds} seconds instead, and watched " +
 		"live again as soon as the limit allows (raise it with: sudo sysctl fs.inotify.max_user_watches=524288)",
-	KBNotDocument: "not a Markdown document of the knowledge base",
-	KBAddFailed:   "{name} could not be added to the knowledge base ({detail})",
+	KBNotDocument:  "not a Markdown document of the knowledge base",
+	KBAddFailed:    "{name} could not be added to the knowledge base ({detail})",
+	KBDeleteFailed: "{name} could not be moved to the trash folder {trash} of the knowledge base ({detail}); it stays where it was",
 
 	ToolArgumentsTruncated: "arguments truncated",
 	ToolUnknown:            "unknown tool {name:q}",

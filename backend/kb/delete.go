@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"playchat/backend/apperr"
 )
 
 // TrashDir is the folder of the knowledge base's root that Delete moves
@@ -52,22 +55,47 @@ func (s *Service) Delete(ctx context.Context, relPath string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%s: %w", rel, ErrNotDocument)
 	}
-	stamp := time.Now().UTC().Format("20060102T150405.000")
-	trashed := path.Join(TrashDir, stamp, rel)
-	for i := 2; ; i++ {
-		if _, err := root.Lstat(filepath.FromSlash(trashed)); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		trashed = path.Join(TrashDir, stamp+"-"+strconv.Itoa(i), rel)
+	trashed, err := freeTrashPath(root, rel, time.Now())
+	if err != nil {
+		return "", deleteFailed(rel, err)
 	}
 	if err := root.MkdirAll(filepath.Dir(filepath.FromSlash(trashed)), 0o755); err != nil {
-		return "", fmt.Errorf("delete %s: %w", rel, err)
+		return "", deleteFailed(rel, err)
 	}
 	if err := root.Rename(name, filepath.FromSlash(trashed)); err != nil {
-		return "", fmt.Errorf("delete %s: %w", rel, err)
+		return "", deleteFailed(rel, err)
 	}
 	// The index learns it as it learns any file gone (the watcher would
 	// too, later): the job finds no file and deletes its rows.
 	s.enqueue(job{rel: rel})
 	return trashed, nil
+}
+
+// maxTrashTries bounds the search for a free folder name in the trash: a
+// name is taken only by a deletion in the same millisecond.
+const maxTrashTries = 1000
+
+// freeTrashPath is where rel goes in the trash for a deletion at now:
+// TrashDir/<time>/rel, or <time>-2, -3 … when that is taken. An error other
+// than "does not exist" (TrashDir is a file, not a folder; no permission)
+// ends the search: no free name would ever be found.
+func freeTrashPath(root *os.Root, rel string, now time.Time) (string, error) {
+	stamp := now.UTC().Format("20060102T150405.000")
+	trashed := path.Join(TrashDir, stamp, rel)
+	for i := 2; i <= maxTrashTries; i++ {
+		_, err := root.Lstat(filepath.FromSlash(trashed))
+		if errors.Is(err, fs.ErrNotExist) {
+			return trashed, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		trashed = path.Join(TrashDir, stamp+"-"+strconv.Itoa(i), rel)
+	}
+	return "", fmt.Errorf("no free name after %d tries", maxTrashTries)
+}
+
+// deleteFailed is kb.deleteFailed for rel with err as its detail.
+func deleteFailed(rel string, err error) error {
+	return apperr.Wrap(apperr.KBDeleteFailed, err, map[string]any{"name": rel, "trash": TrashDir, "detail": err.Error()})
 }

@@ -6,9 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"playchat/backend/apperr"
 )
 
 // Issue 22: a document could not be deleted from the app. Delete moves it
@@ -94,5 +97,62 @@ func TestDeleteMovesADocumentToTheTrashAndOutOfTheIndex(t *testing.T) {
 	again, err := f.svc.Delete(ctx, "guide/wifi.md")
 	if err != nil || again == trashed {
 		t.Errorf("a second delete: %q, %v (first %q)", again, err, trashed)
+	}
+}
+
+// A tester put a file named .playchat-trash in the knowledge base: Delete
+// looped for ever looking for a free folder name in a trash that could
+// never be a folder (every Lstat said "not a directory"), both cores busy,
+// and each click started another loop. Any trash that cannot be used —
+// a file in its place, a name taken every time — ends in kb.deleteFailed at
+// once, and the document stays.
+func TestDeleteWithAnUnusableTrashFailsAtOnceAndKeepsTheDocument(t *testing.T) {
+	f := newFixture(t, "")
+	writeFile(t, filepath.Join(f.dir, "report.md"), "# 報告\n\n本文。\n")
+	writeFile(t, filepath.Join(f.dir, TrashDir), "not a folder\n")
+	ctx := context.Background()
+	if err := f.svc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.svc.Delete(ctx, "report.md")
+		done <- err
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Delete did not return: it loops over the trash")
+	}
+	if apperr.CodeOf(err) != apperr.KBDeleteFailed {
+		t.Fatalf("Delete = %v (code %q), want kb.deleteFailed", err, apperr.CodeOf(err))
+	}
+	if _, serr := os.Stat(filepath.Join(f.dir, "report.md")); serr != nil {
+		t.Errorf("the document is gone after a failed delete: %v", serr)
+	}
+
+	// Every name taken: the search for one ends too.
+	root, rerr := os.OpenRoot(t.TempDir())
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	defer root.Close()
+	now := time.Date(2026, 12, 3, 8, 0, 0, 0, time.UTC)
+	stamp := now.Format("20060102T150405.000")
+	mk := func(dir string) {
+		if err := root.MkdirAll(filepath.Join(TrashDir, dir, "a.md"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(stamp)
+	for i := 2; i <= maxTrashTries; i++ {
+		mk(stamp + "-" + strconv.Itoa(i))
+	}
+	if _, err := freeTrashPath(root, "a.md", now); err == nil {
+		t.Error("freeTrashPath found a name with every one taken")
 	}
 }

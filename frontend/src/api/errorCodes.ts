@@ -112,6 +112,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'interop.notesNotShared': { template: "notes are not shared with other tools (switch on INTEROP_SHARE_NOTES in Settings, or start with --share-notes)", params: [] },
   'interop.writeNotAllowed': { template: "other tools may not write to playchat (switch on INTEROP_ALLOW_WRITE in Settings, or start with --allow-write)", params: [] },
   'kb.addFailed': { template: "{name} could not be added to the knowledge base ({detail})", params: ['name', 'detail'] },
+  'kb.deleteFailed': { template: "{name} could not be moved to the trash folder {trash} of the knowledge base ({detail}); it stays where it was", params: ['name', 'trash', 'detail'] },
   'kb.fileTooLarge': { template: "larger than {maxMiB} MiB", params: ['maxMiB'] },
   'kb.notDocument': { template: "not a Markdown document of the knowledge base", params: [] },
   'kb.notLearned': { template: "not a learned document", params: [] },

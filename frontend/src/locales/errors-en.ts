@@ -160,6 +160,7 @@ const errors: typeof ja = {
       watchLimit: '{folders} folders of the knowledge base cannot be watched live: the system’s limit of watched folders (fs.inotify.max_user_watches) is reached. They are checked for changes every {seconds} seconds instead, and watched live again as soon as the limit allows. To raise it: sudo sysctl fs.inotify.max_user_watches=524288',
       notDocument: 'Not a Markdown document of the knowledge base',
       addFailed: '{name} could not be added to the knowledge base ({detail})',
+      deleteFailed: '{name} could not be moved to the knowledge base\'s trash folder {trash} ({detail}); it stays where it was',
       notLearned: 'Not a learned document',
     },
     interop: {

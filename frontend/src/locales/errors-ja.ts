@@ -158,6 +158,7 @@ export default {
       watchLimit: 'ナレッジベースの {folders} 個のフォルダーはリアルタイムに監視できません。システムの監視フォルダー数の上限（fs.inotify.max_user_watches）に達しています。代わりに {seconds} 秒ごとに変更を確認し、上限に余裕ができしだいリアルタイムの監視に戻ります。上限を上げるには: sudo sysctl fs.inotify.max_user_watches=524288',
       notDocument: 'ナレッジベースの Markdown 文書ではありません',
       addFailed: '{name} をナレッジベースに追加できませんでした（{detail}）',
+      deleteFailed: '{name} をナレッジベースのゴミ箱フォルダー {trash} に移せませんでした（{detail}）。文書は元の場所に残っています',
       notLearned: '学習済み文書ではありません',
     },
     interop: {
