@@ -80,8 +80,8 @@ describe('AttachmentFitOffer', () => {
       props: { offer: offer({ name: 'server.log', pages: 0, chars: 40000, fitChars: 15000 }) },
       global: { plugins: [testI18n()] },
     })
-    expect(chars.get('[data-testid="fit-offer-text"]').text()).toContain('the first 15000 of the 40000 characters of server.log fit')
-    expect(chars.get('[data-testid="fit-send"]').text()).toBe('Send the first 15000 characters')
+    expect(chars.get('[data-testid="fit-offer-text"]').text()).toContain('the first 15,000 of the 40,000 characters of server.log fit')
+    expect(chars.get('[data-testid="fit-send"]').text()).toBe('Send the first 15,000 characters')
     const none = mount(AttachmentFitOffer, { props: { offer: offer({ fitPages: 0 }) }, global: { plugins: [testI18n()] } })
     expect(none.find('[data-testid="fit-send"]').exists()).toBe(false)
     expect(none.find('[data-testid="fit-kb"]').exists()).toBe(true)
@@ -112,6 +112,16 @@ describe('ChatComposer: a document too long for the model', () => {
     expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('What does it say about the budget?')
     expect(w.findAll('[data-testid="attach-chip"]').map((c) => c.text())).toEqual([expect.stringContaining('report.pdf')])
     expect(useToastStore().toasts).toHaveLength(0)
+    w.unmount()
+  })
+
+  it("ends the offer when the document's chip is removed (its buttons would act on a file no longer there)", async () => {
+    const w = await refusedSend()
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(true)
+    useAttachmentStore().remove('s1', 'pdf-1')
+    await flush()
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(false)
+    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('What does it say about the budget?')
     w.unmount()
   })
 
@@ -179,12 +189,13 @@ describe('MessageAttachments: a document sent in part', () => {
           { ...base, name: 'report.pdf', kind: 'pdf', pages: 40, sentPages: 12, sentChars: 0 },
           { ...base, sha256: 'b'.repeat(64), name: 'server.log', kind: 'text', mime: 'text/plain', pages: 0, sentPages: 0, sentChars: 15000 },
           { ...base, sha256: 'c'.repeat(64), name: 'whole.pdf', kind: 'pdf', pages: 3, sentPages: 0, sentChars: 0 },
+          { ...base, sha256: 'd'.repeat(64), name: 'one.pdf', kind: 'pdf', pages: 20, sentPages: 1, sentChars: 0 },
         ],
       },
       global: { plugins: [testI18n()] },
     })
     expect(w.findAll('[data-testid="attach-part"]').map((p) => p.text())).toEqual([
-      'Sent: pages 1–12 of 40', 'Sent: the first 15000 of 60000 characters',
+      'Sent: pages 1–12 of 40', 'Sent: the first 15,000 of 60,000 characters', 'Sent: page 1 of 20',
     ])
   })
 })

@@ -68,4 +68,24 @@ describe('HeaderTools', () => {
     expect(w.findAll('[data-testid="header-more-menu"] button')).toHaveLength(9)
     expect(w.get('[data-testid="header-more"]').attributes('aria-label')).toBe('ほかのツール')
   })
+
+  it('closes the … menu on Esc with the focus on …, before a panel under it', async () => {
+    withRoom(0)
+    const w = mount(HeaderTools, {
+      props: { panel: 'settings', notesOpen: false }, global: { plugins: [testI18n()] }, attachTo: document.body,
+    })
+    await w.vm.fit()
+    await flushPromises()
+    const more = w.get('[data-testid="header-more"]')
+    ;(more.element as HTMLButtonElement).focus()
+    await more.trigger('click')
+    expect(w.find('[data-testid="header-more-menu"]').exists()).toBe(true)
+    const esc = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true })
+    more.element.dispatchEvent(esc)
+    await flushPromises()
+    expect(esc.defaultPrevented).toBe(true)
+    expect(w.find('[data-testid="header-more-menu"]').exists()).toBe(false)
+    expect(document.activeElement).toBe(more.element)
+    w.unmount()
+  })
 })

@@ -81,6 +81,17 @@ describe('the modal stack', () => {
     expect(document.activeElement).toBe(opener)
   })
 
+  it('gives the keyboard to a side panel when it opens', async () => {
+    const w = mountHost()
+    ;(w.get('#opener').element as HTMLButtonElement).focus()
+    await w.get('#opener').trigger('click')
+    await flushPromises()
+    expect(w.get('aside').element.contains(document.activeElement)).toBe(true)
+    key('Escape')
+    await flushPromises()
+    expect(document.activeElement).toBe(w.get('#opener').element)
+  })
+
   it('keeps Tab and Shift+Tab inside a dialog, and not inside a side panel', async () => {
     const w = mountHost()
     ;(w.get('#sheet-opener').element as HTMLButtonElement).focus()
@@ -119,6 +130,9 @@ describe('the modal stack', () => {
     const inPanel = w.get('#in-panel').element
     expect(matchShortcut({ key: 'Escape', code: 'Escape', target: inPanel } as unknown as KeyboardEvent, false)).toBeNull()
     expect(matchShortcut({ key: 'n', code: 'KeyN', ctrlKey: true, target: inPanel } as unknown as KeyboardEvent, false)).toBeNull()
+    // Nor with the focus left outside the panel (on the button that opened it).
+    const outside = w.get('#opener').element
+    expect(matchShortcut({ key: 'n', code: 'KeyN', ctrlKey: true, target: outside } as unknown as KeyboardEvent, false)).toBeNull()
     key('Escape')
     await flushPromises()
     expect(matchShortcut({ key: 'Escape', code: 'Escape', target: document.body } as unknown as KeyboardEvent, false)).toBe('stop')

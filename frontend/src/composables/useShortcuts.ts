@@ -77,7 +77,10 @@ export function matchShortcut(e: ShortcutKey, composing: boolean): Shortcut | nu
     if (e.shiftKey) return letter === 'c' ? 'copyLast' : null
     if (letter === 'k') return 'search'
     if (inModal(target)) return null
-    if (letter === 'n') return 'newChat'
+    // A new chat behind an open panel or dialog would change what is under
+    // it without the person seeing it: not while one is open, wherever the
+    // focus is.
+    if (letter === 'n') return modalOpen() ? null : 'newChat'
     if (e.key === ',' || e.code === 'Comma') return 'settings'
     return null
   }

@@ -35,6 +35,7 @@ const attach: typeof ja = {
       cancel: 'Cancel',
       added: 'Added to the knowledge base: {paths}',
       sentPages: 'Sent: pages 1–{fit} of {total}',
+      sentPage: 'Sent: page 1 of {total}',
       sentChars: 'Sent: the first {fit} of {total} characters',
     },
   },

@@ -34,6 +34,7 @@ const attach = {
       cancel: 'キャンセル',
       added: 'ナレッジベースに追加しました: {paths}',
       sentPages: '送信したのは {total} ページ中 1〜{fit} ページ',
+      sentPage: '送信したのは {total} ページ中 1 ページ目',
       sentChars: '送信したのは {total} 文字中 最初の {fit} 文字',
     },
   },

@@ -408,10 +408,18 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  /** The open chat's offer, if the open chat is the one it is for. */
-  const currentFitOffer = computed(() =>
-    fitOffer.value && fitOffer.value.sessionId === (sessions.currentId ?? null) ? fitOffer.value : null,
-  )
+  /**
+   * The open chat's offer, if the open chat is the one it is for and the
+   * document it is about still waits in its box (removing the chip ends the
+   * offer: its buttons would send or add a file that is no longer there).
+   */
+  const currentFitOffer = computed(() => {
+    const offer = fitOffer.value
+    const sid = sessions.currentId ?? null
+    if (!offer || offer.sessionId !== sid) return null
+    const waiting = useAttachmentStore().list(sid).some((f) => f.kind !== 'image' && f.name === offer.name)
+    return waiting ? offer : null
+  })
 
   /** The offer's Cancel: the text and the files stay in the box. */
   function dismissFitOffer() {
