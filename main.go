@@ -90,11 +90,12 @@ func runWindow() (err error) {
 		fmt.Fprintln(os.Stderr, "playchat: the web view's extension is not loaded:", err)
 	}
 	a := app.New(core.Options{Environ: os.Environ()})
+	winW, winH := app.WindowSize(os.Getenv)   // 1200×820 (a self-test may start it at another size)
 	startHidden := a.StartHidden(os.Args[1:]) // --hidden (autostart) with a tray to show it from
 	return wails.Run(&options.App{
 		Title:            "playchat",
-		Width:            1200,
-		Height:           820,
+		Width:            winW,
+		Height:           winH,
 		MinWidth:         720,
 		MinHeight:        480,
 		AssetServer:      &assetserver.Options{Assets: assets},

@@ -170,8 +170,9 @@ func TestTheWindowLoadsNothingFromTheNetwork(t *testing.T) {
 // panel and with each panel open in turn, Settings is on screen and every
 // other tool is reachable on the bar or in the "…" menu.
 func TestTheHeaderKeepsSettingsAndEveryToolAtEverySize(t *testing.T) {
-	out := runSelfTest(t, "header")
+	// One start per size: the window starts at it (app.SelfTestSizeEnv).
 	for _, size := range []string{"1200x820", "800x600"} {
+		out := runSelfTest(t, "header", "PLAYCHAT_SELFTEST_SIZE="+size)
 		w, _, _ := strings.Cut(size, "x")
 		wantOutput(t, out, "selftest: header "+size+": all reachable in a page of "+w+" px", "the header lost a tool at "+size)
 	}

@@ -175,3 +175,22 @@ func TestSelfTestServiceIsBoundOnlyForASelfTest(t *testing.T) {
 		t.Fatal("a self-test start does not bind the SelfTestService")
 	}
 }
+
+func TestWindowSizeIsTheDefaultUnlessTheHeaderSelfTestAsks(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	for _, c := range []struct {
+		kv   map[string]string
+		w, h int
+	}{
+		{map[string]string{}, 1200, 820},
+		{map[string]string{SelfTestSizeEnv: "800x600"}, 1200, 820}, // not a self-test
+		{map[string]string{SelfTestEnv: "panic", SelfTestSizeEnv: "800x600"}, 1200, 820},
+		{map[string]string{SelfTestEnv: "header", SelfTestSizeEnv: "800x600"}, 800, 600},
+		{map[string]string{SelfTestEnv: "header", SelfTestSizeEnv: "600x400"}, 1200, 820}, // under the minimum
+		{map[string]string{SelfTestEnv: "header", SelfTestSizeEnv: "wide"}, 1200, 820},
+	} {
+		if w, h := WindowSize(env(c.kv)); w != c.w || h != c.h {
+			t.Errorf("WindowSize(%v) = %dx%d, want %dx%d", c.kv, w, h, c.w, c.h)
+		}
+	}
+}
