@@ -93,7 +93,7 @@ func benchQueries(b *testing.B, f *fixture) []benchQuery {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if expr := matchExpr(terms, pickTerms(terms, df, postingBudget), lx.phrases); expr != "" {
+		if expr := matchExpr(terms, pickTerms(terms, df, postingBudget, twoRarest(terms, df)), lx.phrases); expr != "" {
 			out = append(out, benchQuery{q: q, expr: expr})
 		}
 	}

@@ -129,7 +129,7 @@ func (s *Service) layerBlock(ctx context.Context, message, model string) (layer.
 	if set.TopK <= 0 || strings.TrimSpace(message) == "" {
 		return out, nil
 	}
-	r, err := s.retrieve(ctx, message, max(4*set.TopK, 12))
+	r, err := s.retrieve(ctx, message, max(4*set.TopK, 12), true)
 	if err != nil {
 		return out, err
 	}

@@ -113,7 +113,7 @@ func TestLayerInjectsTheAnsweringDocumentWithoutEmbeddings(t *testing.T) {
 		} else {
 			t.Logf("layer missed %q: injected %v", q.Q, docs)
 		}
-		r, err := f.svc.retrieve(ctx, q.Q, 10)
+		r, err := f.svc.retrieve(ctx, q.Q, 10, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestLayerInjectsTheAnsweringDocumentWithoutEmbeddings(t *testing.T) {
 		if docs := layerDocs(t, f, q); len(docs) > 0 {
 			t.Errorf("off-topic %q injected %v", q, docs)
 		}
-		r, err := f.svc.retrieve(ctx, q, 3)
+		r, err := f.svc.retrieve(ctx, q, 3, true)
 		if err != nil {
 			t.Fatal(err)
 		}

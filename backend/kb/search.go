@@ -66,8 +66,11 @@ type retrieval struct {
 // retrieve ranks documents for query: BM25 over each lexicon and, when an
 // embedding model is configured, cosine similarity of the query to every
 // section, fused by RRF. detail candidates get their text and relevance
-// evidence loaded. An embedding failure degrades to lexical only.
-func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retrieval, error) {
+// evidence loaded. gated is true for context layer 3, which attaches only
+// documents that pass its relevance gate: the lexical side then searches
+// only for the terms such a document must hold (gateTerms). An embedding
+// failure degrades to lexical only.
+func (s *Service) retrieve(ctx context.Context, query string, detail int, gated bool) (*retrieval, error) {
 	set := s.o.Settings()
 	q := s.o.DB.Bun()
 	r := &retrieval{semFloor: math.Inf(1)}
@@ -108,7 +111,11 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int) (*retr
 			r.terms, r.idf = terms, idfOf(terms, df, n)
 			r.evidenceIDF = idfOf(terms, df, max(n, minEvidenceSections))
 		}
-		expr := matchExpr(terms, pickTerms(terms, df, postingBudget), lx.phrases)
+		must := twoRarest(terms, df)
+		if gated && li == 0 {
+			must = gateTerms(terms, df, r.evidenceIDF)
+		}
+		expr := matchExpr(terms, pickTerms(terms, df, postingBudget, must), lx.phrases)
 		if expr == "" {
 			continue
 		}
@@ -391,35 +398,105 @@ func idfOf(terms []jatext.Term, df map[string]float64, n float64) map[string]flo
 
 // postingBudget bounds the work of one BM25 query: FTS5 scores every section
 // matching any term, and a term found in tens of thousands of sections
-// (コンポーネント in a big Vue folder) costs milliseconds while adding
-// little to the ranking (its IDF is low). Terms are taken rarest first while
-// their sections add up to at most this many; the two rarest are always
-// taken. The dropped terms still count in the coverage gate and in choosing
-// sections.
+// (コンポーネント in a big Vue folder, 次 in almost any Japanese text) costs
+// milliseconds while adding little to the ranking (its IDF is low). Terms
+// are taken rarest first while their sections add up to at most this many;
+// the terms a caller must have (see gateTerms and twoRarest) are taken
+// whatever they cost. The dropped terms still count in the coverage gate and
+// in choosing sections.
 var postingBudget = 8000.0
 
-// pickTerms marks the terms the MATCH expression uses.
-func pickTerms(terms []jatext.Term, df map[string]float64, budget float64) []bool {
+// pickTerms marks the terms the MATCH expression uses: those must marks, and
+// the others rarest first while the sections of all taken terms add up to
+// at most budget. A term in no section costs nothing and is always taken.
+func pickTerms(terms []jatext.Term, df map[string]float64, budget float64, must []bool) []bool {
 	order := make([]int, len(terms))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return df[terms[order[a]].Key] < df[terms[order[b]].Key] })
 	keep := make([]bool, len(terms))
-	used, taken := 0.0, 0
-	for _, i := range order {
-		d := df[terms[i].Key]
-		if d == 0 {
-			keep[i] = true // in no section: costs nothing
-			continue
+	used := 0.0
+	for i, t := range terms {
+		if must[i] || df[t.Key] == 0 {
+			keep[i] = true
+			used += df[t.Key]
 		}
-		if taken < 2 || used+d <= budget {
+	}
+	for _, i := range order {
+		if d := df[terms[i].Key]; !keep[i] && used+d <= budget {
 			keep[i] = true
 			used += d
-			taken++
 		}
 	}
 	return keep
+}
+
+// twoRarest marks the two terms found in the fewest sections (ties in
+// query order): what a search box ranks by whatever they cost, so a
+// two-word query is never searched for one of its words alone.
+func twoRarest(terms []jatext.Term, df map[string]float64) []bool {
+	order := make([]int, 0, len(terms))
+	for i, t := range terms {
+		if df[t.Key] > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return df[terms[order[a]].Key] < df[terms[order[b]].Key] })
+	must := make([]bool, len(terms))
+	for _, i := range order[:min(2, len(order))] {
+		must[i] = true
+	}
+	return must
+}
+
+// gateTerms marks the terms context layer 3 must search for so that no
+// section able to pass its lexical gate is missed: a section passes only
+// when its prose holds minEvidence of the question's evidence weight
+// (sectionEvidence.matches), so it holds at least one of any set of terms
+// whose weight is more than the rest (1 − minEvidence of the whole). The
+// set is made of the heaviest terms found in the index (the rarest, verbs
+// counting verbWeight), so it costs the fewest postings — the argument of
+// MaxScore pruning (Turtle and Flood, "Query evaluation: strategies and
+// optimizations", 1995). A common word (次, する) whose weight the rest
+// already outweighs is then left to the posting budget: at 45,000
+// documents "次の質問" no longer scores the 60,000 sections holding 次.
+// Terms of no weight leave the choice to twoRarest.
+func gateTerms(terms []jatext.Term, df map[string]float64, weight map[string]float64) []bool {
+	w := func(t jatext.Term) float64 {
+		x := weight[t.Key]
+		if t.Verb {
+			x *= verbWeight
+		}
+		return x
+	}
+	total := 0.0
+	for _, t := range terms {
+		total += w(t)
+	}
+	if total <= 0 {
+		return twoRarest(terms, df)
+	}
+	order := make([]int, 0, len(terms))
+	for i, t := range terms {
+		if df[t.Key] > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return w(terms[order[a]]) > w(terms[order[b]]) })
+	must := make([]bool, len(terms))
+	// A term in no section is held by none: it cannot be the one a
+	// passing section holds, so it does not count towards the set.
+	need := total * (1 - minEvidence) * (1 + 1e-9)
+	got := 0.0
+	for _, i := range order {
+		if got > need {
+			break
+		}
+		must[i] = true
+		got += w(terms[i])
+	}
+	return must
 }
 
 // Search ranks documents for query and returns the best limit (default 10,
@@ -431,7 +508,7 @@ func (s *Service) Search(ctx context.Context, query string, limit int) ([]Hit, e
 		limit = 10
 	}
 	limit = min(limit, 100)
-	r, err := s.retrieve(ctx, query, limit)
+	r, err := s.retrieve(ctx, query, limit, false)
 	if err != nil {
 		return nil, err
 	}
