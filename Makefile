@@ -23,8 +23,8 @@ BIN := build/bin/playchat
 E2E_DEPS := $(if $(BUILT),,build e2e-tools)
 # Each step of `make test` is timed into .artifacts/timings.txt (scripts/timed.sh).
 T := scripts/timed.sh
-# The WebKit web extension the binary embeds (app/webext, issue 7).
-WEBEXT := app/webext/libplaychat-webext.so
+# The WebKit web extension the binary embeds (app/webview/webext, issue 7).
+WEBEXT := app/webview/webext/libplaychat-webext.so
 
 .PHONY: run test build deps frontend bindings check-bindings test-go test-frontend e2e e2e-lane1 e2e-lane2 test-lane2 e2e-tools bench fakellm package package-check
 
@@ -55,7 +55,7 @@ deps:
 frontend:
 	$(T) bash -c 'cd frontend && $(if $(TYPECHECKED),npx vite build,npm run build)'
 
-$(WEBEXT): app/webext/playchat-webext.c
+$(WEBEXT): app/webview/webext/playchat-webext.c
 	cc -shared -fPIC -O2 -Wall -Werror -o $@ $< $$(pkg-config --cflags --libs webkit2gtk-web-extension-4.1)
 
 ## build: the desktop binary in build/bin/playchat (-buildmode=pie: a
@@ -75,7 +75,7 @@ check-bindings:
 test-go: $(WEBEXT)
 	test -z "$$(gofmt -l app backend cli internal main.go)" || (gofmt -l app backend cli internal main.go && exit 1)
 	go vet ./...
-	go vet -tags $(TAGS) . ./app
+	go vet -tags $(TAGS) . ./app/...
 	go test $(GOFLAGS_TEST) ./...
 
 test-frontend:

@@ -21,6 +21,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"playchat/app"
+	"playchat/app/webview"
 	"playchat/backend/config"
 	"playchat/backend/core"
 	"playchat/cli"
@@ -66,29 +67,13 @@ func runWindow() (err error) {
 			}
 		}
 	}()
-	// WebKit's memory pressure handler, told to keep the web process near
-	// what the page needs (app/webview_memory.go). Set before Wails builds
-	// the web view, on the thread that will run GTK.
+	// The web view's engineering (app/webview): the crash reload, the
+	// navigation guard, the web process's memory limit and the web
+	// extension, set before Wails builds the web view, on the thread that
+	// will run GTK. What fails is reported on stderr; the window opens
+	// anyway.
 	runtime.LockOSThread()
-	app.ReloadOnWebProcessCrash()
-	// The window never shows anything but the app: a navigation elsewhere
-	// (a dropped file or link the page did not keep) is refused.
-	app.GuardNavigation()
-	webMemory, err := app.WebMemoryFromEnv(os.Getenv)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "playchat: %v; using %d MiB\n", err, webMemory.LimitMiB)
-	}
-	if err := app.LimitWebMemory(webMemory); err != nil {
-		fmt.Fprintln(os.Stderr, "playchat: web view memory limit not set:", err)
-	}
-	// The web process's extension: it refuses the page any request outside
-	// the app and, with the memory limit, releases memory as soon as a turn
-	// is over (app/webview_release.go).
-	if dir, err := app.WebExtensionDir(); err != nil {
-		fmt.Fprintln(os.Stderr, "playchat: the web view's extension is not loaded:", err)
-	} else if err := app.LoadWebExtension(dir); err != nil {
-		fmt.Fprintln(os.Stderr, "playchat: the web view's extension is not loaded:", err)
-	}
+	web := webview.Prepare(os.Getenv, os.Stderr)
 	a := app.New(core.Options{Environ: os.Environ()})
 	winW, winH := app.WindowSize(os.Getenv)   // 1200×820 (a self-test may start it at another size)
 	startHidden := a.StartHidden(os.Args[1:]) // --hidden (autostart) with a tray to show it from
@@ -107,8 +92,8 @@ func runWindow() (err error) {
 		StartHidden:      startHidden,
 		Bind:             a.Services(),
 		ErrorFormatter:   app.FormatError,
-		// Software rendering unless PLAYCHAT_WEBVIEW_GPU=1 (app/webview.go: memory).
-		Linux: &linux.Options{ProgramName: "playchat", Icon: icon, WebviewGpuPolicy: app.WebviewGpuPolicy(os.Getenv)},
+		// Software rendering unless PLAYCHAT_WEBVIEW_GPU=1 (app/webview/gpu.go: memory).
+		Linux: &linux.Options{ProgramName: "playchat", Icon: icon, WebviewGpuPolicy: web.GPUPolicy},
 		// Files and folders dropped on the Knowledge panel (an element with
 		// --wails-drop-target: drop) go to KBService.ImportDropped.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},

@@ -6,6 +6,7 @@ package app
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 
+	"playchat/app/webview"
 	"playchat/backend/apperr"
 	"playchat/backend/config"
 	"playchat/backend/core"
@@ -53,10 +55,10 @@ type App struct {
 	attachments attachStash
 
 	// trim returns unused memory, in this process and the web process,
-	// once the window has gone quiet (idle_trim.go); each release the web
-	// process reports also goes to webReleased, for the self-test.
-	trim        idleTrim
-	webReleased chan WebRelease
+	// once the window has gone quiet (webview/idle_trim.go); each release
+	// the web process reports also goes to webReleased, for the self-test.
+	trim        *webview.IdleTrim
+	webReleased chan webview.Release
 
 	// alerter shows failed automatic backups on the desktop (set with the
 	// reminders' notifier); backupAlertAt is when it last did. Both under
@@ -73,8 +75,8 @@ type App struct {
 // New returns an App that will open the core with opts at start-up.
 func New(opts core.Options) *App {
 	return &App{opts: opts, approvals: mcpclient.NewApprovals(), selfTestReports: make(chan string, 4), domReadies: make(chan struct{}, 4),
-		trim:        idleTrim{delay: IdleTrimDelay, interval: IdleTrimInterval, run: trimMemory},
-		webReleased: make(chan WebRelease, 1), startDone: make(chan struct{})}
+		trim:        webview.NewIdleTrim(webview.IdleTrimDelay, webview.IdleTrimInterval, webview.TrimMemory),
+		webReleased: make(chan webview.Release, 1), startDone: make(chan struct{})}
 }
 
 // Startup opens the core and starts the window's services. Wails calls it
@@ -114,7 +116,7 @@ func (a *App) Startup(ctx context.Context) {
 		return
 	}
 	go a.quitOnSignal(ctx, false)
-	go a.watchWebReleases(ctx, os.Getenv(MemStatsEnv) != "")
+	go webview.WatchReleases(ctx, releaseLog(), a.webReleased)
 	if err != nil {
 		a.setStartErr(err)
 		slog.Error("start-up failed", "err", err)
@@ -151,6 +153,15 @@ func (a *App) Startup(ctx context.Context) {
 	go a.runAutoBackups(ctx, c)
 }
 
+// releaseLog is where the web extension's releases are printed: stderr
+// while webview.MemStatsEnv is set, nowhere (nil) otherwise.
+func releaseLog() io.Writer {
+	if os.Getenv(webview.MemStatsEnv) != "" {
+		return os.Stderr
+	}
+	return nil
+}
+
 func (a *App) setStartErr(err error) {
 	a.mu.Lock()
 	a.startErr = err
@@ -163,7 +174,7 @@ func (a *App) setStartErr(err error) {
 // pitfall 5), so a recovered Go panic never kills the process.
 func (a *App) DomReady(ctx context.Context) {
 	if p := a.plat(); p != nil {
-		startMemStats(p)
+		webview.StartMemStats(os.Getenv, p, os.Stderr)
 	}
 	if name := a.selfTest(); name != "" {
 		select {
@@ -199,7 +210,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	a.core = nil
 	a.mu.Unlock()
 	a.stopDiscord() // first: its running turns store their replies before the core closes
-	a.trim.stop()
+	a.trim.Stop()
 	a.stopInterop() // its sessions end before the core they read closes
 	if c != nil {
 		c.Close()

@@ -86,17 +86,17 @@ func (s *ChatService) RemoveUnanswered(sessionID string, messageID int64) ([]Mes
 // merged (at most one event per 30 ms) before they cross into the webview: a
 // flood of one-character deltas must not become a flood of script
 // evaluations there (issue #5). The idle memory trim of both processes
-// (idle_trim.go) waits until the turn's last event is 2 s old.
+// (webview/idle_trim.go) waits until the turn's last event is 2 s old.
 func (s *ChatService) turnEmitter(turnID string) event.Emitter {
 	p := s.app.plat()
 	name := event.TurnEventName(turnID)
 	// Every event of the turn (at most one per 30 ms) puts the idle trim
 	// off: it runs only once the window has been quiet for
-	// IdleTrimDelay, never while a reply is streaming.
-	s.app.trim.poke()
+	// webview.IdleTrimDelay, never while a reply is streaming.
+	s.app.trim.Poke()
 	return event.Coalesce(event.EmitterFunc(func(e event.Event) {
 		p.Emit(name, e)
-		s.app.trim.poke()
+		s.app.trim.Poke()
 	}), event.DefaultCoalesceInterval)
 }
 

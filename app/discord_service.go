@@ -97,7 +97,7 @@ func (a *App) newDiscord(ctx context.Context, c *core.Core) *core.Discord {
 		OnSessionChange: func(id string) {
 			if !a.discordClosing() {
 				a.emit(EventSessionChanged, id)
-				a.trim.poke() // a Discord turn's garbage, as a window turn's (idle_trim.go)
+				a.trim.Poke() // a Discord turn's garbage, as a window turn's (webview/idle_trim.go)
 			}
 		}})
 	d.OnStatus(func(s discord.Status) {

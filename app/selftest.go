@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"playchat/app/webview"
 )
 
 // SelfTestEnv names the environment variable that makes the window run a
@@ -21,15 +23,15 @@ import (
 //	        process must survive and the page show one toast
 //	        (background.go).
 //	webmemory — the web context the page runs in was built with the
-//	        memory pressure settings LimitWebMemory gave
-//	        (webview_memory.go).
+//	        memory pressure settings webview.Prepare gave
+//	        (webview/memory.go).
 //	webrelease — the web extension is loaded in the web process and runs
-//	        WebKit's memory release when asked (webview_release.go).
+//	        WebKit's memory release when asked (webview/release.go).
 //	webcrash — the web process is killed; the window must load its page
-//	        again in a new one (ReloadOnWebProcessCrash).
+//	        again in a new one (webview.Prepare's crash reload).
 //	navigate — the page is sent elsewhere (a file, a web page, a link, a
 //	        new window); the window must stay on the app, and its own
-//	        reloads must still work (GuardNavigation).
+//	        reloads must still work (webview/guard.go).
 //	remote — the page itself (past every sanitiser) tries to load from
 //	        the address in SelfTestURLEnv in every way a page can; the
 //	        caller counts what reaches it (the Content-Security-Policy and
@@ -64,7 +66,7 @@ func (a *App) runSelfTest(ctx context.Context, name string) {
 		return
 	}
 	if name == "webmemory" {
-		if m, ok := webMemoryApplied(); ok {
+		if m, ok := webview.MemoryApplied(); ok {
 			fmt.Fprintf(os.Stdout, "selftest: webmemory applied to the web context: %s\n", m)
 		} else {
 			fmt.Fprintln(os.Stdout, "selftest: webmemory not applied: the web context was built without the settings")
@@ -148,7 +150,7 @@ func (s *SelfTestService) SelfTestReport(message string) error {
 // a turn does, and prints the extension's report.
 func (a *App) runWebReleaseSelfTest(ctx context.Context) {
 	time.Sleep(time.Second) // the page's first scripts have run
-	requestWebRelease()
+	webview.RequestRelease()
 	select {
 	case r := <-a.webReleased:
 		fmt.Fprintf(os.Stdout, "selftest: webrelease %s\n", r)
@@ -163,7 +165,7 @@ func (a *App) runWebReleaseSelfTest(ctx context.Context) {
 func (a *App) runWebCrashSelfTest(ctx context.Context) {
 	<-a.domReadies // the first load
 	time.Sleep(time.Second)
-	if err := killWebProcess(); err != nil {
+	if err := webview.KillWebProcess(); err != nil {
 		fmt.Fprintf(os.Stdout, "selftest: webcrash: %v\n", err)
 		a.quit()
 		return
@@ -178,9 +180,10 @@ func (a *App) runWebCrashSelfTest(ctx context.Context) {
 }
 
 // navigateAttempts are the self-test's ways of sending the page elsewhere.
-// GuardNavigation refuses the web pages and the link (one line on stderr
-// each); WebKit itself already stops a script's file: navigation and its
-// window.open without a user gesture — the page must stay either way.
+// The navigation guard (webview/guard.go) refuses the web pages and the
+// link (one line on stderr each); WebKit itself already stops a script's
+// file: navigation and its window.open without a user gesture — the page
+// must stay either way.
 var navigateAttempts = []string{
 	`location.href = "file:///etc/hostname"`,
 	`location.assign("http://127.0.0.1:65000/a")`,

@@ -85,7 +85,7 @@ func (s *SessionService) Messages(id string) ([]Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.app.trim.poke() // the page is about to render another session
+	s.app.trim.Poke() // the page is about to render another session
 	return branchMessages(context.Background(), c, id)
 }
 

@@ -13,7 +13,7 @@
 # After every drop the window must still be the app (its header and sidebar
 # read by OCR, the dropped file's text nowhere), nothing may have reached the
 # link's local listener, and the page itself must have kept the drop: the
-# UI process's navigation guard (app.GuardNavigation) reports nothing. At
+# UI process's navigation guard (app/webview/guard.go) reports nothing. At
 # the end the dropped text is sent and the reply stored. Screenshots:
 # .artifacts/e2e-drops/.
 set -euo pipefail

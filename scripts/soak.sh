@@ -25,7 +25,7 @@ REPORT=$ART/report.txt
 say() { echo "soak: $*" | tee -a "$REPORT"; }
 
 # The page's memory statistics every 100 turns, and a line for each memory
-# release the web process runs after turns (app/webview_release.go), in the
+# release the web process runs after turns (app/webview/release.go), in the
 # app's log.
 export PLAYCHAT_DEBUG_MEMSTATS=${PLAYCHAT_DEBUG_MEMSTATS:-100}
 echo '[]' >"$WORK/script.json"
@@ -96,7 +96,7 @@ pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# }; an
 # settle: every PSS reading is taken SETTLE seconds after the last thing
 # the window did — after a turn as after the fresh start — so that each
 # compares the app at rest (its Go heap's garbage is returned IdleTrimDelay
-# after a turn; see app/idle_trim.go), not one caught mid-collection.
+# after a turn; see app/webview/idle_trim.go), not one caught mid-collection.
 SETTLE=${SOAK_SETTLE:-5}
 settle() { sleep "$SETTLE"; }
 screen_hash() { "$ROOT/scripts/xprobe.py" hash $SCREEN; }

@@ -16,7 +16,7 @@
 //    handlers decide where it lands; what they do not take is refused at the
 //    drop like everything else.
 // The UI process refuses any navigation away from the app as well
-// (app/webview_guard_linux.go), should a drop ever get past this.
+// (app/webview/guard_linux.go), should a drop ever get past this.
 
 /** What the window does with a drag at one place. */
 export type DropDecision =

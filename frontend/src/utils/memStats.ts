@@ -1,7 +1,7 @@
 // Debug-only memory statistics of the page (issue 7). The app sets
 // window.__playchatMemStats = N when PLAYCHAT_DEBUG_MEMSTATS=N is in its
-// environment (app/memstats.go); then every N finished turns the page emits
-// what it holds on "debug:memstats" and the app prints it. Without the flag
+// environment (app/webview/memstats.go); then every N finished turns the page
+// emits what it holds on "debug:memstats" and the app prints it. Without the flag
 // noteTurnEnded() is a counter increment and nothing else.
 import { EventsEmit } from '../../wailsjs/runtime/runtime'
 import { observedCount } from '@/composables/useNearViewport'

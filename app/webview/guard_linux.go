@@ -1,15 +1,15 @@
 //go:build linux && webkit2_41
 
-package app
+package webview
 
 /*
 #cgo pkg-config: webkit2gtk-4.1
 #include <webkit2/webkit2.h>
 
-// Defined in webview_guard_export_linux.go (a Go export): 1 when the
+// Defined in guard_export_linux.go (a Go export): 1 when the
 // navigation may go ahead; otherwise it has reported the refusal.
 extern int playchatNavigationAllowed(char *uri, int new_window);
-// Defined in webview_memory_linux.go: runs fn once the first web context
+// Defined in memory_linux.go: runs fn once the first web context
 // is built (after GTK has started, before the web view loads anything).
 extern void playchat_when_context_built(void (*fn)(void));
 
@@ -47,16 +47,11 @@ static void playchat_guard_navigation(void) { playchat_when_context_built(playch
 */
 import "C"
 
-import "sync"
-
-var guardNavigationOnce sync.Once
-
-// GuardNavigation keeps the window on the app's own page: every navigation
+// guardNavigation keeps the window on the app's own page: every navigation
 // of the web view that NavigationAllowed refuses — a dropped file or link
 // that the page failed to keep, a link or script sending the window
 // elsewhere, any new window — is ignored in the UI process and reported on
 // stderr (its scheme only). It backs up the page's own drop guard
-// (frontend/src/utils/dropGuard.ts). Call it before wails.Run, on the
-// goroutine that runs it (like LimitWebMemory); it is installed once, when
-// the web context is built, whatever else is configured.
-func GuardNavigation() { guardNavigationOnce.Do(func() { C.playchat_guard_navigation() }) }
+// (frontend/src/utils/dropGuard.ts). Prepare calls it, once; it is
+// installed when the web context is built, whatever else is configured.
+func guardNavigation() { C.playchat_guard_navigation() }

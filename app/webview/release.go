@@ -1,4 +1,4 @@
-package app
+package webview
 
 import (
 	"bytes"
@@ -7,15 +7,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 )
 
-// WebRelease is one release the web extension (webext/playchat-webext.c)
+// Release is one release the web extension (webext/playchat-webext.c)
 // ran in the web process and reported.
-type WebRelease struct {
+type Release struct {
 	// How is "webkit" when WebKit's own release ran
 	// (WTF::MemoryPressureHandler::releaseMemory, critical and
 	// synchronous), "unavailable" when this WebKit does not export it.
@@ -29,27 +30,28 @@ type WebRelease struct {
 }
 
 // String is the release as the debug log and the self-test print it.
-func (r WebRelease) String() string {
+func (r Release) String() string {
 	return fmt.Sprintf("%s in %.1f ms, web process RSS %d → %d MiB", r.How, r.Millis, r.RSSBeforeKiB/1024, r.RSSAfterKiB/1024)
 }
 
-// webReleaseReports carries the extension's reports from GTK's main thread
-// (a cgo export, which cannot reach an App) to App.watchWebReleases. A
+// releaseReports carries the extension's reports from GTK's main thread
+// (playchatWebReleased, a cgo export, which cannot be handed anything) to
+// WatchReleases. It is the package's one registry for the C side: a
 // process has one web context, so one channel.
-var webReleaseReports = make(chan WebRelease, 16)
+var releaseReports = make(chan Release, 16)
 
-// webExtensionFile is the extension's file name in webext/ and on disk.
-const webExtensionFile = "libplaychat-webext.so"
+// extensionFile is the extension's file name in webext/ and on disk.
+const extensionFile = "libplaychat-webext.so"
 
-// writeWebExtension copies the extension from src (webext/ embedded) into
+// writeExtension copies the extension from src (webext/ embedded) into
 // a directory of its own under dir, named by its SHA-256 (WebKit loads
 // every .so in the directory it is given), and returns that directory. An
 // identical file already there is kept; other builds' directories under
 // dir are removed once no window can still need them
-// (removeOldWebExtensions). Errors: no extension in src (a
+// (removeOldExtensions). Errors: no extension in src (a
 // binary built without make), or dir not writable.
-func writeWebExtension(src fs.FS, dir string) (string, error) {
-	so, err := fs.ReadFile(src, "webext/"+webExtensionFile)
+func writeExtension(src fs.FS, dir string) (string, error) {
+	so, err := fs.ReadFile(src, "webext/"+extensionFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", errors.New("this binary was built without the web extension (build it with make)")
 	} else if err != nil {
@@ -57,14 +59,14 @@ func writeWebExtension(src fs.FS, dir string) (string, error) {
 	}
 	sum := sha256.Sum256(so)
 	out := filepath.Join(dir, hex.EncodeToString(sum[:6]))
-	path := filepath.Join(out, webExtensionFile)
+	path := filepath.Join(out, extensionFile)
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, so) {
 		now := time.Now()
-		os.Chtimes(out, now, now) // in use: see removeOldWebExtensions
-		removeOldWebExtensions(dir, filepath.Base(out), now)
+		os.Chtimes(out, now, now) // in use: see removeOldExtensions
+		removeOldExtensions(dir, filepath.Base(out), now)
 		return out, nil
 	}
-	removeOldWebExtensions(dir, filepath.Base(out), time.Now())
+	removeOldExtensions(dir, filepath.Base(out), time.Now())
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return "", err
 	}
@@ -88,16 +90,16 @@ func writeWebExtension(src fs.FS, dir string) (string, error) {
 	return out, nil
 }
 
-// WebExtensionGrace is how long another build's extension directory is
+// ExtensionGrace is how long another build's extension directory is
 // kept after its window last started: a window started a moment earlier
 // may not have started its web process yet (which loads the extension).
 // A window already running keeps the extension it loaded: it is mapped,
 // not read again.
-const WebExtensionGrace = 10 * time.Minute
+const ExtensionGrace = 10 * time.Minute
 
-// removeOldWebExtensions removes the directories under dir other than
-// keep whose modification time is WebExtensionGrace before now or older.
-func removeOldWebExtensions(dir, keep string, now time.Time) {
+// removeOldExtensions removes the directories under dir other than
+// keep whose modification time is ExtensionGrace before now or older.
+func removeOldExtensions(dir, keep string, now time.Time) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -106,15 +108,15 @@ func removeOldWebExtensions(dir, keep string, now time.Time) {
 		if !e.IsDir() || e.Name() == keep {
 			continue
 		}
-		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) >= WebExtensionGrace {
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) >= ExtensionGrace {
 			os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}
 }
 
-// WebExtensionDir is where LoadWebExtension should put the extension:
-// playchat/webext under the user's cache directory.
-func WebExtensionDir() (string, error) {
+// ExtensionDir is where Prepare puts the extension: playchat/webext under
+// the user's cache directory.
+func ExtensionDir() (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
@@ -122,20 +124,21 @@ func WebExtensionDir() (string, error) {
 	return filepath.Join(cache, "playchat", "webext"), nil
 }
 
-// watchWebReleases passes the extension's reports on until ctx ends: to
-// stderr as "WEBRELEASE …" lines when MemStatsEnv is set, and to a
-// waiting self-test.
-func (a *App) watchWebReleases(ctx context.Context, log bool) {
+// WatchReleases passes the extension's reports on until ctx ends: to log
+// as "WEBRELEASE …" lines when log is not nil (the app gives stderr when
+// MemStatsEnv is set), and to out when it has room (a waiting self-test;
+// a report nobody waits for is dropped).
+func WatchReleases(ctx context.Context, log io.Writer, out chan<- Release) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case r := <-webReleaseReports:
-			if log {
-				fmt.Fprintf(os.Stderr, "WEBRELEASE %s\n", r)
+		case r := <-releaseReports:
+			if log != nil {
+				fmt.Fprintf(log, "WEBRELEASE %s\n", r)
 			}
 			select {
-			case a.webReleased <- r:
+			case out <- r:
 			default:
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build linux && webkit2_41
 
-package app
+package webview
 
 import "C"
 
@@ -9,7 +9,7 @@ import (
 	"os"
 )
 
-// playchatNavigationAllowed is webview_guard_linux.go's decide-policy hook
+// playchatNavigationAllowed is guard_linux.go's decide-policy hook
 // asking, on GTK's main thread, whether the web view may navigate to uri
 // (newWindow != 0: in a new window). A refusal is reported on stderr.
 //

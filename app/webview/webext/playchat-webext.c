@@ -1,7 +1,7 @@
 /*
  * playchat's WebKit web extension: loaded by WebKitGTK into the web process
  * that runs the chat page (webkit_web_context_set_web_extensions_directory,
- * app/webview_release_linux.go). It does two things.
+ * app/webview/release_linux.go). It does two things.
  *
  * It cancels every request of the page for anything but the app's own
  * origin (wails://wails/…; wails://wails.localhost:<port>/… under

@@ -1,4 +1,4 @@
-package app
+package webview
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// WebMemoryEnv overrides the web process's memory limit: a whole number of
+// MemoryEnv overrides the web process's memory limit: a whole number of
 // MiB from 64 to 65536, or "0" / "off" for WebKit's own defaults (see
-// WebMemory).
-const WebMemoryEnv = "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB"
+// Memory, MemoryFromEnv).
+const MemoryEnv = "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB"
 
-// WebMemory is what WebKit's memory pressure handler in the web process is
+// Memory is what WebKit's memory pressure handler in the web process is
 // told (WebKitMemoryPressureSettings, WebKitGTK ≥ 2.34): every Poll seconds
 // the process measures its own footprint; above Conservative × LimitMiB it
 // releases what it can rebuild (dead cached resources, unused font data,
@@ -30,10 +30,9 @@ const WebMemoryEnv = "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB"
 // soak), where a fresh start showing the same chat needed ~165.
 //
 // What a turn leaves behind is released right away instead
-// (webview_release.go): once
-// the window goes quiet after a turn, the web process runs the same
-// release as a strict check at once. So the handler checks at WebKit's
-// own pace, every 30 s. A page that has chatted stays above the light
+// (release.go, idle_trim.go): once the window goes quiet after a turn,
+// the web process runs the same release as a strict check at once. So the
+// handler checks at WebKit's own pace, every 30 s. A page that has chatted stays above the light
 // threshold, so each check makes a light release while the window is
 // idle too. Measured over 1,000 turns (issue 7's soak): with a 5 s poll
 // and no release after turns, the idle web process used about 0.5 % of
@@ -41,21 +40,21 @@ const WebMemoryEnv = "PLAYCHAT_WEBVIEW_MEMORY_LIMIT_MB"
 // was 1.09–1.23× a fresh start showing the same chat with one spike to
 // 1.6× between checks; with the release after turns and a 30 s poll, it
 // was 1.08–1.10× with no spike (three runs).
-type WebMemory struct {
+type Memory struct {
 	LimitMiB     uint    // 0: WebKit's defaults, nothing set
 	Conservative float64 // fraction of LimitMiB, in (0, 1)
 	Strict       float64 // fraction of LimitMiB, in (Conservative, 1)
 	PollSeconds  float64 // > 0
 }
 
-// DefaultWebMemory is the setting the window uses: a 200 MiB budget, light
+// DefaultMemory is the setting the window uses: a 200 MiB budget, light
 // releases above 66 MiB of footprint, full ones above 100 MiB, checked
 // every 30 s (WebKit's default interval).
-var DefaultWebMemory = WebMemory{LimitMiB: 200, Conservative: 0.33, Strict: 0.5, PollSeconds: 30}
+var DefaultMemory = Memory{LimitMiB: 200, Conservative: 0.33, Strict: 0.5, PollSeconds: 30}
 
 // Validate reports a setting WebKit would refuse (its setters ignore values
 // out of range with a critical warning).
-func (m WebMemory) Validate() error {
+func (m Memory) Validate() error {
 	if m.LimitMiB == 0 {
 		return nil
 	}
@@ -68,35 +67,35 @@ func (m WebMemory) Validate() error {
 	return nil
 }
 
-// WebMemoryLimitRange is the range of limits WebMemoryEnv accepts, in MiB:
+// MemoryLimitRange is the range of limits MemoryEnv accepts, in MiB:
 // below 64 a chat page is always over the strict threshold, above 64 GiB
 // the handler would never act.
-var WebMemoryLimitRange = [2]uint{64, 65536}
+var MemoryLimitRange = [2]uint{64, 65536}
 
-// WebMemoryFromEnv is DefaultWebMemory with the limit WebMemoryEnv gives:
+// MemoryFromEnv is DefaultMemory with the limit MemoryEnv gives:
 // "" keeps the default, "0" or "off" leaves WebKit's defaults, a whole
-// number of MiB in WebMemoryLimitRange replaces the limit. Anything else
+// number of MiB in MemoryLimitRange replaces the limit. Anything else
 // is an error and the default stays.
-func WebMemoryFromEnv(getenv func(string) string) (WebMemory, error) {
-	m := DefaultWebMemory
-	raw := strings.TrimSpace(getenv(WebMemoryEnv))
+func MemoryFromEnv(getenv func(string) string) (Memory, error) {
+	m := DefaultMemory
+	raw := strings.TrimSpace(getenv(MemoryEnv))
 	switch strings.ToLower(raw) {
 	case "":
 		return m, nil
 	case "0", "off":
-		return WebMemory{}, nil
+		return Memory{}, nil
 	}
 	n, err := strconv.ParseUint(raw, 10, 32)
-	if err != nil || uint(n) < WebMemoryLimitRange[0] || uint(n) > WebMemoryLimitRange[1] {
+	if err != nil || uint(n) < MemoryLimitRange[0] || uint(n) > MemoryLimitRange[1] {
 		return m, fmt.Errorf("%s=%q: want a whole number of MiB from %d to %d, or off",
-			WebMemoryEnv, raw, WebMemoryLimitRange[0], WebMemoryLimitRange[1])
+			MemoryEnv, raw, MemoryLimitRange[0], MemoryLimitRange[1])
 	}
 	m.LimitMiB = uint(n)
 	return m, nil
 }
 
 // String is the setting as the self-test and logs print it.
-func (m WebMemory) String() string {
+func (m Memory) String() string {
 	if m.LimitMiB == 0 {
 		return "WebKit's defaults"
 	}

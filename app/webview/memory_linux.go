@@ -1,6 +1,6 @@
 //go:build linux && webkit2_41
 
-package app
+package webview
 
 /*
 #cgo pkg-config: webkit2gtk-4.1
@@ -15,7 +15,7 @@ static WebKitWebContext *playchat_context;
 static void (*playchat_on_context[4])(void);
 static int playchat_on_context_count;
 
-// Defined in webview_release_linux.go (a Go export).
+// Defined in release_linux.go (a Go export).
 extern void playchatWebReleased(char *how, double ms, gint64 before_kib, gint64 after_kib);
 
 // Catches the extension's "playchat.memory-released" report on its way to
@@ -136,9 +136,9 @@ static void playchat_hook_context(void) {
 	klass->constructor = playchat_context_constructor;
 }
 
-// Other files' installers (webview_guard_linux.go), run once the first web
+// Other files' installers (guard_linux.go), run once the first web
 // context is built: GTK has started, and the web view that will use the
-// context has not been built yet. Call before wails.Run.
+// context has not been built yet. Call before wails.Run (from Prepare).
 void playchat_when_context_built(void (*fn)(void)) {
 	if (playchat_on_context_count < (int)G_N_ELEMENTS(playchat_on_context))
 		playchat_on_context[playchat_on_context_count++] = fn;
@@ -172,7 +172,7 @@ static void playchat_set_reload_on_crash(void) {
 	playchat_hook_context();
 }
 
-// Only with the memory settings (LimitWebMemory): without a limit the
+// Only with the memory settings (limitMemory): without a limit the
 // extension is loaded for its request filter alone.
 static gboolean playchat_send_release(gpointer data) {
 	if (playchat_context != NULL && playchat_memory_settings != NULL)
@@ -186,82 +186,55 @@ static void playchat_request_release(void) { g_idle_add(playchat_send_release, N
 */
 import "C"
 
-import (
-	"errors"
-	"sync"
-)
+import "errors"
 
-// The wrapper is installed once per process: later calls return the first
-// call's result.
-var (
-	webMemoryOnce sync.Once
-	webMemoryErr  error
-	webMemorySet  WebMemory
-)
-
-// LimitWebMemory gives m to the web processes of every web context built
+// limitMemory gives m to the web processes of every web context built
 // afterwards without settings of its own — with Wails, the default context
-// and its one web view.
-// Call it once, before wails.Run, on the goroutine that runs it (Wails
-// locks that goroutine to its OS thread, GTK's main thread; WebKit's
-// initialisation, triggered here, records it as its main thread). A zero
-// LimitMiB does nothing. Errors: an invalid m, or a WebKit older than
-// 2.34 (no such settings).
-func LimitWebMemory(m WebMemory) error {
+// and its one web view. Prepare calls it, once, before wails.Run, on the
+// goroutine that runs it (Wails locks that goroutine to its OS thread,
+// GTK's main thread; WebKit's initialisation, triggered here, records it
+// as its main thread). A zero LimitMiB does nothing. Errors: an invalid m,
+// or a WebKit older than 2.34 (no such settings).
+func limitMemory(m Memory) error {
 	if err := m.Validate(); err != nil || m.LimitMiB == 0 {
 		return err
 	}
-	webMemoryOnce.Do(func() {
-		if C.playchat_set_web_memory(C.guint(m.LimitMiB), C.gdouble(m.Conservative), C.gdouble(m.Strict), C.gdouble(m.PollSeconds)) == 0 {
-			webMemoryErr = errors.New("this WebKitGTK has no memory pressure settings (needs 2.34 or newer)")
-			return
-		}
-		webMemorySet = m
-	})
-	return webMemoryErr
+	if C.playchat_set_web_memory(C.guint(m.LimitMiB), C.gdouble(m.Conservative), C.gdouble(m.Strict), C.gdouble(m.PollSeconds)) == 0 {
+		return errors.New("this WebKitGTK has no memory pressure settings (needs 2.34 or newer)")
+	}
+	return nil
 }
 
-// webMemoryApplied returns the settings LimitWebMemory gave and whether a
-// web context has been built with them (the self-test checks it).
-func webMemoryApplied() (WebMemory, bool) {
-	return webMemorySet, C.playchat_web_memory_applied() == 1
-}
+// memoryApplied reports whether a web context has been built with the
+// settings limitMemory gave.
+func memoryApplied() bool { return C.playchat_web_memory_applied() == 1 }
 
-// webExtensionOnce guards LoadWebExtension's one installation.
-var (
-	webExtensionOnce sync.Once
-	webExtensionErr  error
-)
-
-// LoadWebExtension writes playchat's WebKit web extension (webext/, built
-// by make) into dir and has the first web context built afterwards load it
+// loadExtension writes playchat's WebKit web extension (webext/, built by
+// make) into dir and has the first web context built afterwards load it
 // into its web process, where it cancels every request of the page for
 // anything outside the app (a backstop under the page's
 // Content-Security-Policy) and runs WebKit's memory release when the app
-// asks (requestWebRelease; only with LimitWebMemory's settings). Call it
-// like LimitWebMemory: once, before wails.Run, on the goroutine that runs
-// it. Errors: a binary built without the extension (go build instead of
-// make), or dir not writable; the window then works without it.
-func LoadWebExtension(dir string) error {
-	webExtensionOnce.Do(func() {
-		var path string
-		if path, webExtensionErr = writeWebExtension(webExtensionFS, dir); webExtensionErr == nil {
-			C.playchat_set_extension_dir(C.CString(path))
-		}
-	})
-	return webExtensionErr
+// asks (RequestRelease; only with limitMemory's settings). Prepare calls
+// it like limitMemory. Errors: a binary built without the extension (go
+// build instead of make), or dir not writable; the window then works
+// without it.
+func loadExtension(dir string) error {
+	path, err := writeExtension(extensionFS, dir)
+	if err == nil {
+		C.playchat_set_extension_dir(C.CString(path))
+	}
+	return err
 }
 
-// requestWebRelease asks the web process's extension for a release; its
-// report arrives on webReleaseReports. Any goroutine; nothing happens
-// before the web context exists, without LoadWebExtension or without a
-// memory limit (LimitWebMemory).
-func requestWebRelease() { C.playchat_request_release() }
+// RequestRelease asks the web process's extension for a release; its
+// report arrives on WatchReleases. Any goroutine; nothing happens before
+// the web context exists, without the extension or without a memory limit
+// (MemoryEnv off).
+func RequestRelease() { C.playchat_request_release() }
 
-// ReloadOnWebProcessCrash has the window load its page again when its web
-// process crashes or goes over a hard memory limit, instead of showing its
-// last picture for good (WebKitGTK leaves that to the application; Wails
-// does nothing). At most 3 reloads a minute; each is reported on stderr.
-// Call it like LimitWebMemory: before wails.Run, on the goroutine that
-// runs it.
-func ReloadOnWebProcessCrash() { C.playchat_set_reload_on_crash() }
+// reloadOnCrash has the window load its page again when its web process
+// crashes or goes over a hard memory limit, instead of showing its last
+// picture for good (WebKitGTK leaves that to the application; Wails does
+// nothing). At most 3 reloads a minute; each is reported on stderr.
+// Prepare calls it like limitMemory.
+func reloadOnCrash() { C.playchat_set_reload_on_crash() }

@@ -1,4 +1,4 @@
-package app
+package webview
 
 import (
 	"runtime/debug"
@@ -19,31 +19,41 @@ const (
 	IdleTrimInterval = 3 * time.Second
 )
 
-// idleTrim runs its func once delay has passed without a poke, and at
-// most once per interval: each poke moves a pending run to delay after
-// it, unless the interval holds the run later anyway. clock is the time
-// source (nil: the real clock; tests pass clockwork's fake one).
-type idleTrim struct {
+// IdleTrim runs its func once delay has passed without a Poke, and at
+// most once per interval: each Poke moves a pending run to delay after
+// it, unless the interval holds the run later anyway. A nil *IdleTrim, or
+// one without a func, does nothing (an App literal in tests). Safe for
+// concurrent use.
+type IdleTrim struct {
 	mu       sync.Mutex
 	pending  bool
 	last     time.Time
 	delay    time.Duration
 	interval time.Duration
 	run      func()
-	clock    clockwork.Clock
+	clock    clockwork.Clock // nil: the real clock; tests pass clockwork's fake one
 	stopped  bool
 	timer    clockwork.Timer
 }
 
-func (t *idleTrim) clockOrReal() clockwork.Clock {
+// NewIdleTrim returns an IdleTrim that calls run (on a goroutine of its
+// own) delay after the last Poke, at most once per interval. The window's
+// is NewIdleTrim(IdleTrimDelay, IdleTrimInterval, TrimMemory).
+func NewIdleTrim(delay, interval time.Duration, run func()) *IdleTrim {
+	return &IdleTrim{delay: delay, interval: interval, run: run}
+}
+
+func (t *IdleTrim) clockOrReal() clockwork.Clock {
 	if t.clock == nil {
 		t.clock = clockwork.NewRealClock()
 	}
 	return t.clock
 }
 
-func (t *idleTrim) poke() {
-	if t.run == nil {
+// Poke says the window is busy (a turn's event, a session opened): the
+// run waits until delay after the last Poke.
+func (t *IdleTrim) Poke() {
+	if t == nil || t.run == nil {
 		return // an App not made by New (tests)
 	}
 	t.mu.Lock()
@@ -77,22 +87,26 @@ func (t *idleTrim) poke() {
 	})
 }
 
-func (t *idleTrim) stop() {
+// Stop ends the runs: a pending one does not run, later Pokes do nothing.
+func (t *IdleTrim) Stop() {
+	if t == nil {
+		return
+	}
 	t.mu.Lock()
 	t.stopped = true
 	t.mu.Unlock()
 }
 
-// trimMemory gives back what the last turns left behind.
+// TrimMemory gives back what the last turns left behind.
 //   - The Go heap's garbage (the collector otherwise keeps it until the
 //     heap doubles, then returns freed pages to the OS only slowly) is
 //     collected and released: a few milliseconds, off the UI thread.
 //   - The web process is asked to run WebKit's own memory release at once
-//     (webview_release.go) rather than at its memory pressure handler's
-//     next timed check: a full garbage collection, dropped caches and
-//     compiled code, free allocator pages returned; 40–140 ms of the web
-//     process's main thread (soak figures).
-func trimMemory() {
+//     (RequestRelease, release.go) rather than at its memory pressure
+//     handler's next timed check: a full garbage collection, dropped
+//     caches and compiled code, free allocator pages returned; 40–140 ms
+//     of the web process's main thread (soak figures).
+func TrimMemory() {
 	debug.FreeOSMemory()
-	requestWebRelease()
+	RequestRelease()
 }

@@ -1,4 +1,4 @@
-package app
+package webview
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 )
 
-func TestWebviewGpuPolicy(t *testing.T) {
+func TestGPUPolicy(t *testing.T) {
 	for v, want := range map[string]linux.WebviewGpuPolicy{
 		"":       linux.WebviewGpuPolicyNever,
 		"0":      linux.WebviewGpuPolicyNever,
@@ -14,14 +14,14 @@ func TestWebviewGpuPolicy(t *testing.T) {
 		"1":      linux.WebviewGpuPolicyAlways,
 		"Always": linux.WebviewGpuPolicyAlways,
 	} {
-		got := WebviewGpuPolicy(func(k string) string {
-			if k == WebviewGPUEnv {
+		got := GPUPolicy(func(k string) string {
+			if k == GPUEnv {
 				return v
 			}
 			return ""
 		})
 		if got != want {
-			t.Errorf("%s=%q: policy %v, want %v", WebviewGPUEnv, v, got, want)
+			t.Errorf("%s=%q: policy %v, want %v", GPUEnv, v, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package webview
 
 import (
 	"net/url"
@@ -20,7 +20,7 @@ const (
 // origins above — the page's own reloads, the crash reload, Wails' reload
 // of the start URL). Every other navigation — a dropped file (file://), a
 // dropped or clicked link (http(s)://, data:, javascript:, about:…), a
-// frame's or a new window's — is refused (GuardNavigation): links open in
+// frame's or a new window's — is refused (guardNavigation): links open in
 // the user's browser through the page (MarkdownContent), and the window
 // never shows anything but the app.
 func NavigationAllowed(uri string) bool {

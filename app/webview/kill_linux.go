@@ -1,4 +1,4 @@
-package app
+package webview
 
 import (
 	"fmt"
@@ -9,9 +9,10 @@ import (
 	"playchat/internal/procstat"
 )
 
-// killWebProcess kills (SIGKILL, as a crash would end it) the web process
-// the window's WebKit started.
-func killWebProcess() error {
+// KillWebProcess kills (SIGKILL, as a crash would end it) the web process
+// the window's WebKit started (the "webcrash" self-test). Errors: no such
+// child process, or the kill failed.
+func KillWebProcess() error {
 	pid, err := childNamed(os.Getpid(), "WebKitWebProces")
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package app
+package webview
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 )
 
-// WebviewGPUEnv lets a user turn the web view's hardware acceleration back
-// on: PLAYCHAT_WEBVIEW_GPU=1 (or "always").
-const WebviewGPUEnv = "PLAYCHAT_WEBVIEW_GPU"
+// GPUEnv lets a user turn the web view's hardware acceleration back on:
+// PLAYCHAT_WEBVIEW_GPU=1 (or "always").
+const GPUEnv = "PLAYCHAT_WEBVIEW_GPU"
 
-// WebviewGpuPolicy is the web view's hardware acceleration policy: never,
-// unless WebviewGPUEnv asks for it.
+// GPUPolicy is the web view's hardware acceleration policy: never, unless
+// GPUEnv asks for it (Prepared.GPUPolicy).
 //
 // With acceleration (what an options.Linux without WebviewGpuPolicy gets:
 // its zero value, on demand, which WebKitGTK 2.4x treats as always) every
@@ -23,8 +23,8 @@ const WebviewGPUEnv = "PLAYCHAT_WEBVIEW_GPU"
 // turns no slower. A chat window needs no GPU, and Wails itself defaults to
 // never when options.Linux is nil (wailsapp/wails#2977: blank windows with
 // some drivers).
-func WebviewGpuPolicy(getenv func(string) string) linux.WebviewGpuPolicy {
-	switch strings.ToLower(strings.TrimSpace(getenv(WebviewGPUEnv))) {
+func GPUPolicy(getenv func(string) string) linux.WebviewGpuPolicy {
+	switch strings.ToLower(strings.TrimSpace(getenv(GPUEnv))) {
 	case "1", "true", "yes", "always", "on":
 		return linux.WebviewGpuPolicyAlways
 	}
