@@ -258,8 +258,23 @@ type lexDoc struct {
 
 // lexicalRanking returns the documents of the lexChunkLimit best sections
 // for expr, best first (at most fuseDepth), and every one of those
-// sections' BM25 score by chunk id.
+// sections' BM25 score by chunk id. The result is shared with rankCache:
+// callers only read it.
 func (s *Service) lexicalRanking(ctx context.Context, q querier, lx lexicon, expr string) ([]lexDoc, map[int64]float64, error) {
+	key := lx.table + "\x00" + expr
+	if docs, chunks, ok := s.ranks.get(key); ok {
+		return docs, chunks, nil
+	}
+	gen := s.ranks.generation()
+	docs, chunks, err := s.rankSections(ctx, q, lx, expr)
+	if err == nil {
+		s.ranks.put(key, gen, docs, chunks)
+	}
+	return docs, chunks, err
+}
+
+// rankSections runs lexicalRanking's query.
+func (s *Service) rankSections(ctx context.Context, q querier, lx lexicon, expr string) ([]lexDoc, map[int64]float64, error) {
 	rows, err := q.QueryContext(ctx, `SELECT c.doc_id, f.id, f.score FROM
 		(SELECT rowid AS id, -bm25(`+lx.table+`, `+bm25Weights+`) AS score FROM `+lx.table+`
 		 WHERE `+lx.table+` MATCH ? ORDER BY score DESC LIMIT ?) f
@@ -350,8 +365,8 @@ func placeholders(n int) string {
 }
 
 // termStats returns the number of sections containing each term (from the
-// lexicon's fts5vocab table) and the number of sections. The count is cached
-// until the next write.
+// lexicon's fts5vocab table) and the number of sections. Both are kept
+// until the next write (chunkCount, rankCache).
 func (s *Service) termStats(ctx context.Context, q querier, lx lexicon, terms []jatext.Term) (map[string]float64, float64, error) {
 	df := map[string]float64{}
 	n := s.chunkCount.Load()
@@ -364,9 +379,19 @@ func (s *Service) termStats(ctx context.Context, q querier, lx lexicon, terms []
 	if len(terms) == 0 {
 		return df, float64(n), nil
 	}
-	args := make([]any, len(terms))
-	for i, t := range terms {
-		args[i] = t.Key
+	gen := s.ranks.generation()
+	var args []any
+	var asked []string
+	for _, t := range terms {
+		if d, ok := s.ranks.termDF(lx.table, t.Key); ok {
+			df[t.Key] = d
+			continue
+		}
+		args = append(args, t.Key)
+		asked = append(asked, t.Key)
+	}
+	if len(args) == 0 {
+		return df, float64(n), nil
 	}
 	rows, err := q.QueryContext(ctx, `SELECT term, doc FROM `+lx.vocab+` WHERE term IN (`+placeholders(len(args))+`)`, args...)
 	if err != nil {
@@ -381,7 +406,11 @@ func (s *Service) termStats(ctx context.Context, q querier, lx lexicon, terms []
 		}
 		df[t] = d
 	}
-	return df, float64(n), rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	s.ranks.putDF(lx.table, gen, asked, df)
+	return df, float64(n), nil
 }
 
 // idfOf returns each term's inverse document frequency over sections,

@@ -33,6 +33,7 @@ type Service struct {
 	passMu     sync.Mutex // serialises passes (Reconcile, Reindex, rescans)
 	rescanning atomic.Bool
 	chunkCount atomic.Int64 // sections in the index; -1 when unknown
+	ranks      rankCache    // the latest BM25 rankings, until the index changes
 
 	mu         sync.Mutex
 	dir        string   // Settings.Dir as configured

@@ -232,6 +232,9 @@ func (s *Service) write(ctx context.Context, batch []result) (touched []int64, c
 		}
 		return st.flushFTS(ctx)
 	})
+	// After the commit (or the rollback): a ranking begun before it is
+	// stale from here on.
+	s.ranks.invalidate()
 	return touched, changed, err
 }
 
