@@ -13,10 +13,10 @@
 // Knowledge-base documents may also keep relative links (no scheme, no
 // leading //) so the browser can follow them to other KB documents; the
 // component intercepts those clicks, so they never navigate the window.
-// Math is KaTeX's output only (utils/math.ts): it is sanitised on its own,
+// Math is KaTeX's output only (markdown/math.ts): it is sanitised on its own,
 // with an allow list of what KaTeX writes, and joined in after this
 // sanitiser ran, so a reply's own <svg> or <math> is still removed. Fenced
-// code is highlighted (utils/highlight.ts) and gets a header with its
+// code is highlighted (markdown/highlight.ts) and gets a header with its
 // language; MarkdownContent.vue adds the copy button and draws mermaid.
 // VitePress-style heading anchors ("## Usage {#basic-usage}") are not shown:
 // the id becomes the heading's id, prefixed like every id in rendered

@@ -28,7 +28,7 @@
 // without its closing delimiter is plain text, so KaTeX never sees a half
 // formula and no red error flashes.
 import DOMPurify, { type Config } from 'dompurify'
-import { cssLoads } from './safeCss'
+import { cssLoads } from '@/utils/safeCss'
 import katex from 'katex'
 
 const PH_OPEN = '\uE000'
