@@ -1,5 +1,5 @@
 // The window's Content-Security-Policy (issue 21), a backstop under the
-// sanitisers (utils/markdown.ts, utils/mermaidBlocks.ts, utils/safeCss.ts):
+// sanitisers (markdown/markdown.ts, markdown/mermaidBlocks.ts, utils/safeCss.ts):
 // the page loads nothing from anywhere but the app's own origin (Wails
 // serves it from wails://wails/), images and styles also from data: and
 // blob: URLs, fonts also from data: (small assets vite inlines). No

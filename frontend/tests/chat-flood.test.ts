@@ -11,7 +11,7 @@ import MarkdownContent from '@/components/MarkdownContent.vue'
 import { setChatFrameScheduler, useChatStore } from '@/stores/chat'
 import { useSessionStore } from '@/stores/sessions'
 import type { FrameScheduler } from '@/utils/frameBatcher'
-import { clearMarkdownCache, markdownStats, renderMarkdown } from '@/utils/markdown'
+import { clearMarkdownCache, markdownStats, renderMarkdown } from '@/markdown/markdown'
 import { flush, testI18n } from './helpers'
 import { longReply } from './markdownSamples'
 

@@ -11,7 +11,7 @@ import { observedCount } from '@/composables/useNearViewport'
 import { setChatFrameScheduler, useChatStore } from '@/stores/chat'
 import { useSessionStore } from '@/stores/sessions'
 import type { FrameScheduler } from '@/utils/frameBatcher'
-import { BLOCK_CACHE_CHARS, BLOCK_CACHE_ENTRIES, markdownCacheStats } from '@/utils/markdown'
+import { BLOCK_CACHE_CHARS, BLOCK_CACHE_ENTRIES, markdownCacheStats } from '@/markdown/markdown'
 import { flush, testI18n } from './helpers'
 
 const listeners = new Map<string, (ev: unknown) => void>()

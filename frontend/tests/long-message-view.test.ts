@@ -12,9 +12,9 @@ vi.mock('@/api/clipboard', () => ({ copyText: vi.fn(async (text: string) => void
 import MarkdownContent from '@/components/MarkdownContent.vue'
 import MessageItem from '@/components/MessageItem.vue'
 import { REVEAL_FRAMES, REVEAL_MAX_CHARS, REVEAL_START_CHARS, type RevealScheduler } from '@/composables/useReveal'
-import { HIGHLIGHT_MAX_CHARS } from '@/utils/highlight'
+import { HIGHLIGHT_MAX_CHARS } from '@/markdown/highlight'
 import { LONG_MESSAGE_CHARS, PREVIEW_CHARS, SectionSplitter } from '@/utils/longMessage'
-import { markdownStats } from '@/utils/markdown'
+import { markdownStats } from '@/markdown/markdown'
 import { fromStored } from '@/utils/turn'
 import { flush, testI18n } from './helpers'
 

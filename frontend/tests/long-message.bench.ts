@@ -9,9 +9,9 @@
 import { bench, describe } from 'vitest'
 import { REVEAL_MAX_CHARS } from '@/composables/useReveal'
 import hljs from 'highlight.js/lib/core'
-import { highlightCode } from '@/utils/highlight'
+import { highlightCode } from '@/markdown/highlight'
 import { PREVIEW_CHARS, SectionSplitter } from '@/utils/longMessage'
-import { MarkdownBlockRenderer, clearMarkdownCache } from '@/utils/markdown'
+import { MarkdownBlockRenderer, clearMarkdownCache } from '@/markdown/markdown'
 
 const MiB = 1 << 20
 

@@ -6,7 +6,7 @@ import {
   utf8Bytes,
   type Section,
 } from '@/utils/longMessage'
-import { renderMarkdown } from '@/utils/markdown'
+import { renderMarkdown } from '@/markdown/markdown'
 
 const MiB = 1 << 20
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import {
   BLOCK_CACHE_CHARS, BLOCK_CACHE_ENTRIES, MarkdownBlockRenderer, clearMarkdownCache,
   markdownCacheStats, markdownStats, renderMarkdown, renderMarkdownBlocks,
-} from '@/utils/markdown'
+} from '@/markdown/markdown'
 import { SAMPLES, longReply } from './markdownSamples'
 
 /** The same HTML up to the whitespace between tags (blocks are rendered separately). */

@@ -15,8 +15,8 @@ vi.mock('@/api/clipboard', () => ({
 
 import CopyMessageButton from '@/components/CopyMessageButton.vue'
 import MarkdownContent from '@/components/MarkdownContent.vue'
-import { renderMarkdown } from '@/utils/markdown'
-import { mermaidLoader, resetMermaid } from '@/utils/mermaidBlocks'
+import { renderMarkdown } from '@/markdown/markdown'
+import { mermaidLoader, resetMermaid } from '@/markdown/mermaidBlocks'
 import { flush, testI18n } from './helpers'
 
 beforeEach(() => {

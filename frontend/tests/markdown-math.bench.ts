@@ -3,7 +3,7 @@
 // in 500 steps through the block renderer as the chat does. Prints the total
 // per reply and the slowest step. Run: cd frontend && npx vitest bench --run tests/markdown-math.bench.ts
 import { bench, describe } from 'vitest'
-import { MarkdownBlockRenderer, clearMarkdownCache } from '@/utils/markdown'
+import { MarkdownBlockRenderer, clearMarkdownCache } from '@/markdown/markdown'
 import { mathReply } from './markdownSamples'
 
 const TEXT = mathReply(10_000)

@@ -1,7 +1,7 @@
 // renderMarkdown with math (KaTeX), grouped as issue 12's "How it is checked"
 // lists them. The rules are pinned in docs/markdown-and-math.md.
 import { beforeEach, describe, expect, it } from 'vitest'
-import { MarkdownBlockRenderer, clearMarkdownCache, renderMarkdown } from '@/utils/markdown'
+import { MarkdownBlockRenderer, clearMarkdownCache, renderMarkdown } from '@/markdown/markdown'
 
 function dom(html: string): HTMLElement {
   const div = document.createElement('div')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderMarkdown, rendersRawHtml } from '@/utils/markdown'
+import { renderMarkdown, rendersRawHtml } from '@/markdown/markdown'
 
 /** The text a rendered fragment shows. */
 function shown(html: string): string {

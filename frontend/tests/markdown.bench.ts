@@ -3,7 +3,7 @@
 // whole on every step as it did before. Run: npx vitest bench --run
 // Besides vitest's table, each case prints its total and slowest step.
 import { bench, describe } from 'vitest'
-import { MarkdownBlockRenderer, clearMarkdownCache, renderMarkdown } from '@/utils/markdown'
+import { MarkdownBlockRenderer, clearMarkdownCache, renderMarkdown } from '@/markdown/markdown'
 import { longReply } from './markdownSamples'
 
 const TEXT = longReply(10_000)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { closeOpenFence } from '@/utils/fence'
-import { HEADING_ID_PREFIX, anchorOf, renderMarkdown, splitHeadingAnchor } from '@/utils/markdown'
+import { closeOpenFence } from '@/markdown/fence'
+import { HEADING_ID_PREFIX, anchorOf, renderMarkdown, splitHeadingAnchor } from '@/markdown/markdown'
 
 function dom(html: string): HTMLElement {
   const div = document.createElement('div')

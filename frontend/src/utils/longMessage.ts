@@ -4,7 +4,8 @@
 // of about SECTION_CHARS at places where Markdown can start afresh, each
 // rendered on its own (MarkdownContent.vue shows the first ones and renders
 // the rest a few per frame, composables/useReveal.ts). The cuts never fall inside a code fence or a
-// display formula, so every section renders as it would in the whole text:
+// display formula (fences as the one fence reader, markdown/fences.ts, reads them: in list items
+// and quotes too), so every section renders as it would in the whole text:
 //
 //  1. a blank line followed by a line that starts at the left margin (not a
 //     list item: a loose list stays one list) — the usual place;
@@ -16,7 +17,8 @@
 //     line): a space or a Japanese sentence end within it, else anywhere
 //     (never inside a surrogate pair).
 //
-//  4. a fence (a code block) past SECTION_MAX_CHARS: at a line break inside
+//  4. a fence (a code block) at the top level past SECTION_MAX_CHARS (one in a
+//     list item or a quote is never cut): at a line break inside
 //     it; the section before is closed with the fence's closing line and the
 //     next opens with the fence's opening line (its info string too), so each
 //     piece renders as a code block of its own lines — one 1 MiB block laid
@@ -32,6 +34,8 @@
 // SectionSplitter works incrementally: while a reply streams, each call only
 // scans the lines added since the last one, and the sections already closed
 // keep their text (so their rendered blocks are kept as they are).
+
+import { type FenceLine, FenceReader } from '@/markdown/fences'
 
 /** Messages longer than this (characters, UTF-16 units) are rendered in sections. */
 export const LONG_MESSAGE_CHARS = 32_000
@@ -93,7 +97,6 @@ interface Cut {
 
 const BLANK = /^[ \t\r]*$/
 const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/
 const LINK_DEF = /^ {0,3}\[[^\]\n]+\]:[ \t]*\S/
 const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t\r]*$/
 /** A setext heading's underline: a cut before it would make it a rule. */
@@ -118,7 +121,9 @@ export class SectionSplitter {
   private secWeight = 0
   /** Start of the next line to scan. */
   private pos = 0
-  /** The open fence: its marker, its opening line and where its code starts. */
+  /** Which lines open, continue and close fences (in list items and quotes too). */
+  private fences = new FenceReader()
+  /** The open fence at the top level (the kind rule 4 cuts): its marker, its opening line and where its code starts. */
   private fence: { char: string; len: number; opener: string; from: number } | null = null
   private inMath = false
   private prevBlank = true
@@ -158,6 +163,7 @@ export class SectionSplitter {
     this.secContinues = undefined
     this.secWeight = 0
     this.pos = 0
+    this.fences = new FenceReader()
     this.fence = null
     this.inMath = false
     this.prevBlank = true
@@ -204,6 +210,20 @@ export class SectionSplitter {
     this.secWeight = 0
   }
 
+  /**
+   * Rules 1 and 2: cuts before the line at ls and reads it again as the
+   * first line of the new section (after its prefix), which is rendered on
+   * its own: what the fences are there is what a fresh reader says.
+   */
+  private restart(ls: number, prefix: string, line: string, kind: FenceLine): FenceLine {
+    const before = this.cuts.length
+    this.cut(ls, prefix)
+    if (this.cuts.length === before) return kind
+    this.fences = new FenceReader()
+    for (const l of prefix.split('\n')) if (l) this.fences.line(l)
+    return this.fences.line(line)
+  }
+
   private scan(chars: number) {
     const text = this.text
     while (this.pos < text.length && this.lastCovered() < chars) {
@@ -212,7 +232,7 @@ export class SectionSplitter {
       if (nl < 0) {
         // The last line, not ended yet (a reply still streaming, or the end
         // of the text): only rule 3 may cut it; it is scanned once complete.
-        if (!this.fence) this.cutLongLine(ls, text.length)
+        if (!this.fences.fence) this.cutLongLine(ls, text.length)
         return
       }
       this.line(ls, nl)
@@ -250,9 +270,10 @@ export class SectionSplitter {
     const text = this.text
     const line = text.slice(ls, le)
     const size = ls - this.secStart
-    if (this.fence) {
-      if (closesFence(line, this.fence.char, this.fence.len)) this.fence = null
-      else if (size >= SECTION_MAX_CHARS) this.cut(ls, '', this.secWeight, this.fence) // rule 4
+    let kind = this.fences.line(line)
+    if (kind === 'code' || kind === 'close') {
+      if (kind === 'close') this.fence = null
+      else if (this.fence && size >= SECTION_MAX_CHARS) this.cut(ls, '', this.secWeight, this.fence) // rule 4
       this.prevBlank = false
       this.prevLine = null
       this.secWeight += line.length + 1 // code: no formula in it
@@ -260,11 +281,12 @@ export class SectionSplitter {
     }
     const blank = BLANK.test(line)
     const margin = !blank && line[0] !== ' ' && line[0] !== '\t'
+    this.fence = null // a fence in a list item or quote ends with it
     if (this.secWeight >= SECTION_CHARS && this.prevBlank && margin && !LIST_ITEM.test(line)) {
-      this.cut(ls, '') // rule 1
+      kind = this.restart(ls, '', line, kind) // rule 1
     } else if (size >= SECTION_MAX_CHARS && !this.inMath && !SETEXT.test(line) &&
       (margin || (size >= 2 * SECTION_MAX_CHARS && /^ {0,3}\S/.test(line)))) {
-      this.cut(ls, this.tableHeader && line.includes('|') ? this.tableHeader + '\n' : '') // rule 2
+      kind = this.restart(ls, this.tableHeader && line.includes('|') ? this.tableHeader + '\n' : '', line, kind) // rule 2
     }
     if (blank) {
       this.secWeight += line.length + 1
@@ -275,10 +297,10 @@ export class SectionSplitter {
       this.prevDef = false
       return
     }
-    const open = FENCE_OPEN.exec(line)
-    if (open && !(open[1][0] === '`' && open[2].includes('`'))) {
+    if (kind === 'open') {
       this.secWeight += line.length + 1
-      this.fence = { char: open[1][0], len: open[1].length, opener: line, from: le + 1 }
+      const open = this.fences.fence
+      this.fence = open && open.depth === 0 ? { char: open.ch, len: open.len, opener: line, from: le + 1 } : null
       this.prevBlank = false
       this.prevLine = null
       this.tableHeader = null
@@ -312,13 +334,13 @@ export class SectionSplitter {
  */
 export function fenceCode(text: string, from: number): string {
   const opener = text.slice(text.lastIndexOf('\n', from - 2) + 1, from - 1)
-  const open = FENCE_OPEN.exec(opener)
-  if (!open) return text.slice(from)
-  const indent = opener.length - opener.trimStart().length
+  const reader = new FenceReader()
+  if (reader.line(opener) !== 'open') return text.slice(from)
+  const indent = reader.fence?.indent ?? 0
   for (let ls = from; ls < text.length;) {
     const nl = text.indexOf('\n', ls)
     const le = nl < 0 ? text.length : nl
-    if (closesFence(text.slice(ls, le), open[1][0], open[1].length)) return stripIndent(text.slice(from, ls), indent)
+    if (reader.line(text.slice(ls, le)) !== 'code') return stripIndent(text.slice(from, ls), indent)
     ls = le + 1
   }
   return stripIndent(text.slice(from), indent)
@@ -330,15 +352,6 @@ function stripIndent(code: string, indent: number): string {
   if (!indent) return code
   const re = new RegExp(`^ {1,${indent}}`, 'gm')
   return code.replace(re, '')
-}
-
-/** Whether line closes a fence opened with len × char (CommonMark: up to 3 spaces, at least as long, nothing after). */
-function closesFence(line: string, char: string, len: number): boolean {
-  let i = 0
-  while (i < 3 && line[i] === ' ') i++
-  let k = 0
-  while (line[i + k] === char) k++
-  return k >= len && BLANK.test(line.slice(i + k))
 }
 
 /** The weight of text[from, to): its length, each dollar sign counting DOLLAR_WEIGHT more. */

@@ -5,9 +5,7 @@
 // noteTurnEnded() is a counter increment and nothing else.
 import { EventsEmit } from '../../wailsjs/runtime/runtime'
 import { observedCount } from '@/composables/useNearViewport'
-import { markdownCacheStats } from './markdown'
-import { katexCacheSize } from './math'
-import { drawnDiagramCount } from './mermaidBlocks'
+import { drawnDiagramCount, katexCacheSize, markdownCacheStats } from '@/markdown'
 
 declare global {
   interface Window {

@@ -13,10 +13,10 @@
 // Knowledge-base documents may also keep relative links (no scheme, no
 // leading //) so the browser can follow them to other KB documents; the
 // component intercepts those clicks, so they never navigate the window.
-// Math is KaTeX's output only (utils/math.ts): it is sanitised on its own,
+// Math is KaTeX's output only (markdown/math.ts): it is sanitised on its own,
 // with an allow list of what KaTeX writes, and joined in after this
 // sanitiser ran, so a reply's own <svg> or <math> is still removed. Fenced
-// code is highlighted (utils/highlight.ts) and gets a header with its
+// code is highlighted (markdown/highlight.ts) and gets a header with its
 // language; MarkdownContent.vue adds the copy button and draws mermaid.
 // VitePress-style heading anchors ("## Usage {#basic-usage}") are not shown:
 // the id becomes the heading's id, prefixed like every id in rendered
@@ -24,6 +24,7 @@
 import DOMPurify, { type Config } from 'dompurify'
 import { Marked, type Links, type Token, type Tokens } from 'marked'
 import { streamingView } from './fence'
+import { fenceClosed } from './fences'
 import { highlightCode } from './highlight'
 import {
   type MathScan, extractMath, extractMathIncremental, hasMathPlaceholder, replaceMathPlaceholders, restoreMathSource,
@@ -267,17 +268,6 @@ function viewSource(source: string, streaming: boolean): string {
 /** The language word of a fence's info string ("py title=x" → "py"). */
 function fenceLang(lang: string | undefined): string {
   return (lang ?? '').trim().split(/\s+/)[0] ?? ''
-}
-
-/** A fence whose closing line has arrived (marked runs an open fence to the end). */
-function fenceClosed(raw: string): boolean {
-  const open = /^ {0,3}(`{3,}|~{3,})/.exec(raw)
-  if (!open) return true // indented code
-  const body = raw.replace(/\s+$/, '')
-  const nl = body.lastIndexOf('\n')
-  if (nl < 0) return false
-  const close = /^ {0,3}(`+|~+)$/.exec(body.slice(nl + 1))
-  return !!close && close[1][0] === open[1][0] && close[1].length >= open[1].length
 }
 
 marked.use({

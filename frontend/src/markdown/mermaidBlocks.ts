@@ -12,7 +12,7 @@
 // drawn; a diagram that cannot be drawn keeps its source visible with a
 // short error under it.
 import DOMPurify from 'dompurify'
-import { cssLoads, neutralizeCss } from './safeCss'
+import { cssLoads, neutralizeCss } from '@/utils/safeCss'
 
 type MermaidApi = (typeof import('mermaid'))['default']
 

@@ -28,8 +28,9 @@
 // without its closing delimiter is plain text, so KaTeX never sees a half
 // formula and no red error flashes.
 import DOMPurify, { type Config } from 'dompurify'
-import { cssLoads } from './safeCss'
+import { cssLoads } from '@/utils/safeCss'
 import katex from 'katex'
+import { FenceReader } from './fences'
 
 const PH_OPEN = '\uE000'
 const PH_CLOSE = '\uE001'
@@ -54,8 +55,6 @@ function placeholder(kind: Kind, raw: string): string {
   return PH_OPEN + kind + hex(raw) + PH_CLOSE
 }
 
-/** The fence opening a code block (list and quote markers before it are fine). */
-const FENCE_OPEN = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(`{3,}|~{3,})(.*)$/
 /** A display formula's opening delimiter at the start of a line. */
 const DISPLAY_OPEN = /^([ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)(\$\$|\\\[)/
 const SPACE = /\s/
@@ -87,10 +86,12 @@ function lineEnd(s: string, i: number): number {
 const isBlank = (line: string) => line.trim() === ''
 
 /**
- * The end (exclusive) of a display formula opening at `open` on the line
- * [lineStart, eol), or -1. The closing delimiter must end its line.
+ * The end (exclusive) of a display formula opening at `open`, or -1. The
+ * closing delimiter must end its line. `fences` has read the opening line;
+ * it reads the formula's further lines (a line that opens a fence ends the
+ * search), so on success it stands after the closing line.
  */
-function displayEnd(s: string, open: number, delim: string, inQuote: boolean): number {
+function displayEnd(s: string, open: number, delim: string, inQuote: boolean, fences: FenceReader): number {
   const close = delim === '$$' ? '$$' : '\\]'
   const first = open + delim.length
   let eol = lineEnd(s, first)
@@ -100,7 +101,7 @@ function displayEnd(s: string, open: number, delim: string, inQuote: boolean): n
     if (lineStart >= 0) {
       const line = s.slice(lineStart, eol)
       const body = inQuote ? line.replace(/^[ \t]*(?:>[ \t]?)*/, '') : line
-      if (isBlank(body) || FENCE_OPEN.test(line)) return -1
+      if (isBlank(body) || fences.line(line) === 'open') return -1
     }
     const at = findClose(s, from, eol, close)
     if (at >= 0) {
@@ -137,23 +138,27 @@ export interface MathScan {
   cut: number
   /** … and this is how long its output is. */
   outCut: number
+  /** The fence reader as it stood at cut (before the line there), to go on reading from it. */
+  fences?: FenceReader
 }
 
 /** extractMath for a growing text, reusing `prev` (the scan of an earlier version) when it can. */
 export function extractMathIncremental(src: string, streaming: boolean, prev: MathScan | null): MathScan {
   if (prev && prev.cut > 0 && src.length >= prev.cut && src.startsWith(prev.src.slice(0, prev.cut))) {
-    const tail = scan(src.slice(prev.cut), streaming)
+    const tail = scan(src.slice(prev.cut), streaming, prev.fences)
     return {
       src,
       out: prev.out.slice(0, prev.outCut) + tail.out,
       cut: tail.cut > 0 ? prev.cut + tail.cut : prev.cut,
       outCut: tail.cut > 0 ? prev.outCut + tail.outCut : prev.outCut,
+      fences: tail.cut > 0 ? tail.fences : prev.fences,
     }
   }
   return { src, ...scan(src, streaming) }
 }
 
-function scan(src: string, streaming: boolean): { out: string; cut: number; outCut: number } {
+/** Extracts the formulas of src; `from` is the fence reader's state where src starts (a fresh one by default, not changed). */
+function scan(src: string, streaming: boolean, from?: FenceReader): { out: string; cut: number; outCut: number; fences?: FenceReader } {
   const n = src.length
   const parts: string[] = []
   let last = 0
@@ -167,27 +172,27 @@ function scan(src: string, streaming: boolean): { out: string; cut: number; outC
     last = end
   }
   if (src.indexOf('$') < 0 && src.indexOf('\\') < 0) return { out: src, cut: 0, outCut: 0 }
-  let fence: { ch: string; len: number } | null = null
+  let fences = from ? from.clone() : new FenceReader()
+  let cutFences: FenceReader | undefined
+  /** The start of the next line the fence reader has not read (a code span or \(…\) may run past line ends). */
+  let fed = 0
   let prevBlank = false
   let i = 0
   while (i < n) {
     if (i === 0 || src[i - 1] === '\n') {
+      for (; fed < i; fed = lineEnd(src, fed) + 1) fences.line(src.slice(fed, lineEnd(src, fed)))
       const eol = lineEnd(src, i)
       const line = src.slice(i, eol)
-      if (!fence && prevBlank && i > 0) {
+      if (!fences.fence && prevBlank && i > 0) {
         cut = i
         outCut = outLen + (i - last)
+        cutFences = fences.clone()
       }
       prevBlank = isBlank(line)
-      if (fence) {
-        const m = FENCE_OPEN.exec(line)
-        if (m && m[1][0] === fence.ch && m[1].length >= fence.len && m[2].trim() === '') fence = null
-        i = eol + 1
-        continue
-      }
-      const f = FENCE_OPEN.exec(line)
-      if (f && !(f[1][0] === '`' && f[2].includes('`'))) {
-        fence = { ch: f[1][0], len: f[1].length }
+      const kind = fences.line(line)
+      fed = eol + 1
+      if (kind !== 'none') {
+        // In a fence: no math on this line.
         i = eol + 1
         continue
       }
@@ -195,9 +200,12 @@ function scan(src: string, streaming: boolean): { out: string; cut: number; outC
       if (d) {
         const open = i + d[1].length
         const inQuote = d[1].includes('>')
-        const end = displayEnd(src, open, d[2], inQuote)
+        const probe = fences.clone()
+        const end = displayEnd(src, open, d[2], inQuote, probe)
         if (end > 0) {
           emit(open, end, inQuote ? 'Q' : 'D')
+          fences = probe
+          fed = lineEnd(src, end) + 1
           i = end
           continue
         }
@@ -253,9 +261,9 @@ function scan(src: string, streaming: boolean): { out: string; cut: number; outC
     }
     i++
   }
-  if (last === 0) return { out: src, cut, outCut }
+  if (last === 0) return { out: src, cut, outCut, fences: cutFences }
   parts.push(src.slice(last))
-  return { out: parts.join(''), cut, outCut }
+  return { out: parts.join(''), cut, outCut, fences: cutFences }
 }
 
 /** After a run of `len` backticks at `from`: the end of the matching run, or -1 (no blank line between). */
