@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -244,6 +245,44 @@ func (s *AttachmentService) DataURL(sha string) (string, error) {
 		return "", err
 	}
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(data), nil
+}
+
+// Restage puts the files of message messageID (a user message of session
+// sessionID) back in the message box, as if just added: Remove on an
+// unanswered question gives its files back with its text, so nothing the
+// user attached is lost. The window calls it before removing the question,
+// while the files are still referenced. A file whose stored bytes cannot be
+// read comes back refused (Error set). Errors: apperr.ChatNotUserMessage
+// when the message is not a user message of the session; nothing is staged
+// then.
+func (s *AttachmentService) Restage(sessionID string, messageID int64) ([]StagedAttachment, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	m, err := c.DB.GetMessage(ctx, messageID)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (m.SessionID != sessionID || m.Role != store.RoleUser) {
+		return nil, apperr.New(apperr.ChatNotUserMessage, map[string]any{"id": messageID})
+	}
+	if err != nil {
+		return nil, err
+	}
+	files, err := c.DB.FilesOf(ctx, []int64{messageID})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StagedAttachment, 0, len(files[messageID]))
+	for _, f := range files[messageID] {
+		data, err := c.DB.ReadAttachment(f.SHA256)
+		if err != nil {
+			out = append(out, refused(f.Name, err))
+			continue
+		}
+		out = append(out, s.staged(attach.Prepared{Name: f.Name, Kind: f.Kind, MIME: f.MIME, Data: data, SHA256: f.SHA256,
+			OriginalSize: f.OriginalSize, Width: f.Width, Height: f.Height, Text: f.Text, Pages: f.Pages}))
+	}
+	return out, nil
 }
 
 // TakesImages reports whether the model ("provider/model") is known to

@@ -26,6 +26,14 @@ export const addFiles = async (paths: string[]): Promise<StagedAttachment[]> =>
 export const addData = (name: string, base64: string): Promise<StagedAttachment> =>
   call(() => AttachmentService.AddData(name, base64))
 
+/**
+ * Puts the files of a stored user message back in the message box (Remove
+ * on an unanswered question gives them back with its text), each taken or
+ * refused. Call it before the message is removed.
+ */
+export const restage = async (sessionId: string, messageId: number): Promise<StagedAttachment[]> =>
+  (await call(() => AttachmentService.Restage(sessionId, messageId))) ?? []
+
 /** Forgets files added but not sent. */
 export const discard = (ids: string[]): Promise<void> => call(() => AttachmentService.Discard(ids))
 

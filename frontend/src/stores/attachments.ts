@@ -24,7 +24,7 @@ export const useAttachmentStore = defineStore('attachments', () => {
   const key = (sessionId: string | null | undefined) => sessionId ?? ''
   const list = (sessionId: string | null | undefined): StagedAttachment[] => byChat.value[key(sessionId)] ?? []
 
-  /** Lists what was taken and shows why the rest was refused. */
+  /** Lists what was taken (after the files already there) and shows why the rest was refused. */
   function accept(sessionId: string | null | undefined, staged: StagedAttachment[]) {
     const taken = staged.filter((s) => s.id && !s.error)
     for (const s of staged) if (s.error || !s.id) toasts.error(new AppError(s.error ?? { code: '', params: {}, message: s.name }))
@@ -102,7 +102,7 @@ export const useAttachmentStore = defineStore('attachments', () => {
     }
   }
 
-  return { byChat, busy, list, choose, addPaths, addBlobs, remove, take, restore, forget, takesImages }
+  return { byChat, busy, list, accept, choose, addPaths, addBlobs, remove, take, restore, forget, takesImages }
 })
 
 /** The name a pasted image gets (the clipboard gives none): pasted-image.png. */

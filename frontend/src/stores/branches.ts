@@ -7,8 +7,11 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import * as chatApi from '@/api/chat'
 import * as sessionsApi from '@/api/sessions'
+import * as attachmentsApi from '@/api/attachments'
+import type { StagedAttachment } from '@/api/attachments'
 import { draftMessage, fromStored, type ChatMessage } from '@/utils/turn'
 import { reuseMessages } from '@/utils/reuseMessages'
+import { MAX_ATTACHMENTS, useAttachmentStore } from './attachments'
 import { useChatStore } from './chat'
 import { useDraftStore } from './drafts'
 import { useMemoryStore } from './memory'
@@ -130,21 +133,33 @@ export const useBranchStore = defineStore('branches', () => {
   /**
    * Remove on an unanswered question: it and its failed reply go, the
    * messages after it stay. Its text comes back into the message box when
-   * that is empty, so it can be shortened and sent again. False when
-   * nothing was removed (the error is shown).
+   * that is empty, so it can be shortened and sent again, and its files
+   * come back as chips (as many as a message may carry). False when
+   * nothing was removed (the error is shown, and no file is staged).
    */
   async function removeUnanswered(id: number): Promise<boolean> {
     const sessionId = sessions.currentId
     const at = indexOf(id)
     if (!sessionId || at < 0 || chat.isStreaming) return false
     const text = chat.stored[at].content
+    const files = useAttachmentStore()
+    let back: StagedAttachment[] = []
     try {
+      // Staged while the question still holds them: removing it may free
+      // the stored files.
+      if (chat.stored[at].attachments?.length) back = await attachmentsApi.restage(sessionId, id)
       const list = await chatApi.removeUnanswered(sessionId, id)
       if (sessions.currentId === sessionId) chat.stored = reuseMessages(chat.stored, list.map(fromStored))
       useDraftStore().restore(sessionId, text)
+      const room = Math.max(0, MAX_ATTACHMENTS - files.list(sessionId).length)
+      const over = back.slice(room).filter((s) => s.id)
+      if (over.length) void attachmentsApi.discard(over.map((s) => s.id)).catch(() => {})
+      files.accept(sessionId, back.slice(0, room))
       chat.focusInput()
       return true
     } catch (e) {
+      const ids = back.filter((s) => s.id).map((s) => s.id)
+      if (ids.length) void attachmentsApi.discard(ids).catch(() => {})
       toasts.error(e)
       return false
     }

@@ -14,4 +14,6 @@ export function DataURL(arg1:string):Promise<string>;
 
 export function Discard(arg1:Array<string>):Promise<void>;
 
+export function Restage(arg1:string,arg2:number):Promise<Array<app.StagedAttachment>>;
+
 export function TakesImages(arg1:string):Promise<string>;

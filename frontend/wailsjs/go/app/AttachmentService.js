@@ -26,6 +26,10 @@ export function Discard(arg1) {
   return window['go']['app']['AttachmentService']['Discard'](arg1);
 }
 
+export function Restage(arg1, arg2) {
+  return window['go']['app']['AttachmentService']['Restage'](arg1, arg2);
+}
+
 export function TakesImages(arg1) {
   return window['go']['app']['AttachmentService']['TakesImages'](arg1);
 }
