@@ -23,6 +23,8 @@ trap 'rm -f "$OUT"' EXIT
 mkdir -p .artifacts/bench
 go test -p 1 -run '^$' -bench . -benchtime 20x -timeout 30m -o .artifacts/bench/chat.test \
   -cpuprofile .artifacts/bench/chat.prof ./backend/chat/ -args -chat.kbdocs=45000 | tee "$OUT" >&2
+# a 100-page PDF added to the message box: its text extracted (issue 25)
+go test -p 1 -run '^$' -bench 'BenchmarkPreparePDF100Pages$' -benchtime 10x ./backend/attach/ | tee -a "$OUT" >&2
 # search across chats at 1,000,000 messages in 10,000 sessions (issues 9, 29;
 # builds and indexes the database first, target under a minute)
 go test -p 1 -run '^$' -bench 'BenchmarkMessageSearch1M$' -benchtime 1x -timeout 30m -o .artifacts/bench/store.test \
@@ -131,6 +133,7 @@ printf '| %-58s | %-22s |\n' "turn overhead, 10k msgs/200 mems/45k docs: 20 acti
 printf '| %-58s | %-22s |\n' "turn overhead, same: 2000 active (target <= 15)" "$(nsop 'previewed-.*-2000-active') ms"
 printf '| %-58s | %-22s |\n' "same, a fresh question each turn: 20 active" "$(nsop 'fresh-.*-20-active') ms"
 printf '| %-58s | %-22s |\n' "same, a fresh question each turn: 2000 active" "$(nsop 'fresh-.*-2000-active') ms"
+printf '| %-58s | %-22s |\n' "attachment: a 100-page PDF's text extracted" "$(nsop PreparePDF100Pages) ms"
 printf '| %-58s | %-22s |\n' "chunks relayed, stream to event sink (target >= 100000)" "$(metric ChunkRelay chunks/s) /s"
 printf '| %-58s | %-22s |\n' "same stream read by bare go-openai, no playchat (floor)" "$(metric ChunkRelay floor-chunks/s) /s"
 printf '| %-58s | %-22s |\n' "relay's share of the floor, same run" "$(metric ChunkRelay of-floor)"
