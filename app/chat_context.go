@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"playchat/backend/attach"
 	"playchat/backend/chat"
 )
 
@@ -18,13 +19,21 @@ type StoredContextReport struct {
 // ContextPreview measures the context the next turn would send for the
 // draft (the context meter under the input, called as the user types): the
 // tokens each layer would use of the model's window and what would be left
-// out or cut. It calls no model and writes nothing.
-func (s *ChatService) ContextPreview(req chat.PreviewRequest) (chat.ContextReport, error) {
+// out or cut. attachmentIDs are the files waiting in the message box
+// (StagedAttachment.ID), counted as they would be sent; one no longer
+// waiting is left out. It calls no model and writes nothing.
+func (s *ChatService) ContextPreview(req chat.PreviewRequest, attachmentIDs []string) (chat.ContextReport, error) {
 	c, err := s.app.backend()
 	if err != nil {
 		return chat.ContextReport{}, err
 	}
-	return c.Chat.Preview(context.Background(), req)
+	var files []attach.Prepared
+	for _, id := range attachmentIDs {
+		if p, err := s.app.attachments.get([]string{id}); err == nil {
+			files = append(files, p...)
+		}
+	}
+	return c.Chat.Preview(context.Background(), req, files...)
 }
 
 // ContextReport returns the context report stored with reply messageID:

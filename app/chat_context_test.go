@@ -16,7 +16,7 @@ import (
 func TestContextPreviewAndStoredReportAsTheWindowReadsThem(t *testing.T) {
 	a, _ := newTestApp(t, "DEFAULT_MODEL=openai/gpt-4o-mini")
 	s := &ChatService{a}
-	r, err := s.ContextPreview(chat.PreviewRequest{Text: "こんにちは"})
+	r, err := s.ContextPreview(chat.PreviewRequest{Text: "こんにちは"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

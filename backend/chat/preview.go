@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"playchat/backend/apperr"
+	"playchat/backend/attach"
 	"playchat/backend/layer"
 	"playchat/backend/store"
 )
@@ -31,8 +32,12 @@ type PreviewRequest struct {
 // returns its report (Preview true), for the context meter as the user
 // types. It calls no model, embeds nothing (layers see layer.Query.Preview)
 // and writes nothing. A draft too long for the model gives a report with
-// TooLong set, not an error.
-func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextReport, error) {
+// TooLong set, not an error. files are the files waiting in the message
+// box, counted as the draft's (the report's Attachments). When they cannot
+// all go with the draft, the report is the draft's without them: sending
+// then makes the offer to send the part that fits (checkFits), and the
+// meter must not say the draft itself is too long.
+func (s *Service) Preview(ctx context.Context, req PreviewRequest, files ...attach.Prepared) (ContextReport, error) {
 	set := s.settings()
 	var sess store.Session
 	if req.SessionID != "" {
@@ -57,12 +62,17 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest) (ContextRepor
 			return ContextReport{}, err
 		}
 	}
-	history = append(history, store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text})
+	draft := store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text, Files: filesOf(files)}
+	history = append(history, draft)
 	counter := s.counts.wrap(counterFor(model))
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true, KBDomain: cs.KBDomain}
 	tc := s.chooseTools(counter, budget, model, false)
 	built, err := buildContextWith(ctx, counter, budget, BasePrompt(), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
+	if len(draft.Files) > 0 && apperr.CodeOf(err) == apperr.ChatTooLongForModel {
+		history[len(history)-1].Files = nil // the files do not fit: the offer's case
+		built, err = buildContextWith(ctx, counter, budget, BasePrompt(), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
+	}
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {
 		built.Report.ToolsLeftOut = []layer.Omission{}

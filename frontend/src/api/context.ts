@@ -52,17 +52,19 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
 
 /**
  * What the next turn would send for `text` in session `sessionId` ("" = a
- * new chat) with `model` ("" = the session's or the default). Calls no model
- * and writes nothing.
+ * new chat) with `model` ("" = the session's or the default), with the files
+ * waiting in the message box (`attachmentIds`, StagedAttachment.id) counted
+ * as the attachments part. Calls no model and writes nothing.
  */
 export async function preview(
   sessionId: string,
   text: string,
   model: string,
   chatSettings?: store.ChatSettings,
+  attachmentIds: string[] = [],
 ): Promise<ContextReport> {
   const req = chat.PreviewRequest.createFrom({ sessionId, text, model, chatSettings })
-  return normalizeReport(await call(() => ChatService.ContextPreview(req)))
+  return normalizeReport(await call(() => ChatService.ContextPreview(req, attachmentIds)))
 }
 
 /** The report stored with reply `messageId`, or null when none was stored. */

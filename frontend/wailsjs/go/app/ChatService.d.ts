@@ -3,7 +3,7 @@
 import {chat} from '../models';
 import {app} from '../models';
 
-export function ContextPreview(arg1:chat.PreviewRequest):Promise<chat.ContextReport>;
+export function ContextPreview(arg1:chat.PreviewRequest,arg2:Array<string>):Promise<chat.ContextReport>;
 
 export function ContextReport(arg1:number):Promise<app.StoredContextReport>;
 
