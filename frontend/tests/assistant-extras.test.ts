@@ -116,12 +116,12 @@ describe('the context meter of a new chat started from an assistant', () => {
     store.pick(7)
     const w = mount(ContextMeter, { props: { sessionId: null, draft: '', model: 'openai/m' }, global: { plugins: [testI18n()] } })
     await flushPromises()
-    expect(contextApi.preview).toHaveBeenLastCalledWith('', '', 'openai/m', expect.objectContaining({ systemPrompt: 'Correct my grammar.', temperature: 0.3 }))
+    expect(contextApi.preview).toHaveBeenLastCalledWith('', '', 'openai/m', expect.objectContaining({ systemPrompt: 'Correct my grammar.', temperature: 0.3 }), [])
     expect(w.findAll('[data-testid="context-segment"]').map((s) => s.attributes('data-layer'))).toEqual(['prompt', 'system'])
 
     store.pick(0) // "No assistant"
     await flushPromises()
-    expect(contextApi.preview).toHaveBeenLastCalledWith('', '', 'openai/m', undefined)
+    expect(contextApi.preview).toHaveBeenLastCalledWith('', '', 'openai/m', undefined, [])
     expect(w.findAll('[data-testid="context-segment"]').map((s) => s.attributes('data-layer'))).toEqual(['prompt'])
   })
 
@@ -132,7 +132,7 @@ describe('the context meter of a new chat started from an assistant', () => {
     store.pick(7)
     mount(ContextMeter, { props: { sessionId: 's1', draft: '', model: '' }, global: { plugins: [testI18n()] } })
     await flushPromises()
-    expect(contextApi.preview).toHaveBeenLastCalledWith('s1', '', '', undefined)
+    expect(contextApi.preview).toHaveBeenLastCalledWith('s1', '', '', undefined, [])
   })
 })
 

@@ -7,6 +7,7 @@ import ReplyContextButton from '@/components/context/ReplyContextButton.vue'
 import { normalizeReport, type ContextReport } from '@/api/context'
 import { fillLevel, formatTokens, leftOutEntries, segments } from '@/utils/contextMeter'
 import { AppError } from '@/api/errors'
+import { useAttachmentStore } from '@/stores/attachments'
 import { testI18n } from './helpers'
 
 vi.mock('@/api/context', async (orig) => {
@@ -168,7 +169,7 @@ describe('ContextMeter', () => {
     api.preview.mockResolvedValue(overBudget())
     const w = mountMeter()
     await vi.runAllTimersAsync()
-    expect(api.preview).toHaveBeenCalledWith('s1', '', '', undefined)
+    expect(api.preview).toHaveBeenCalledWith('s1', '', '', undefined, [])
     expect(w.findAll('[data-testid="context-segment"]').map((s) => s.attributes('data-layer'))).toEqual([
       'prompt', 'notes', 'pinned_notes', 'kb', 'history',
     ])
@@ -191,6 +192,21 @@ describe('ContextMeter', () => {
     w.unmount()
   })
 
+  it('measures again with the files waiting in the message box when a chip is added or removed', async () => {
+    api.preview.mockResolvedValue(overBudget())
+    const w = mountMeter()
+    await vi.runAllTimersAsync()
+    const files = useAttachmentStore()
+    const chip = { id: 'f1', name: 'a.md', kind: 'text', mime: 'text/plain', size: 3, width: 0, height: 0, chars: 3, pages: 0, thumbnail: '' }
+    files.restore('s1', [chip])
+    await vi.runAllTimersAsync()
+    expect(api.preview).toHaveBeenLastCalledWith('s1', '', '', undefined, ['f1'])
+    files.forget('s1', ['f1'])
+    await vi.runAllTimersAsync()
+    expect(api.preview).toHaveBeenLastCalledWith('s1', '', '', undefined, [])
+    w.unmount()
+  })
+
   it('measures the draft 300 ms after the last keystroke, once', async () => {
     api.preview.mockResolvedValue(overBudget())
     const w = mountMeter()
@@ -204,7 +220,7 @@ describe('ContextMeter', () => {
     expect(api.preview).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(300)
     expect(api.preview).toHaveBeenCalledTimes(1)
-    expect(api.preview).toHaveBeenLastCalledWith('s1', 'hello', '', undefined)
+    expect(api.preview).toHaveBeenLastCalledWith('s1', 'hello', '', undefined, [])
     w.unmount()
   })
 
