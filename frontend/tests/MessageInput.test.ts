@@ -1,6 +1,6 @@
 import { mount, type VueWrapper } from '@vue/test-utils'
 import { afterEach, describe, expect, it } from 'vitest'
-import MessageInput from '@/components/MessageInput.vue'
+import MessageInput from '@/components/chat/MessageInput.vue'
 import { keydown, testI18n } from './helpers'
 
 let t = 10_000

@@ -8,12 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
 import type { Session } from '@/api/types'
 import { answerConfirm, confirmState } from '@/composables/useConfirm'
-import MessageInput from '@/components/MessageInput.vue'
-import ModelSelector from '@/components/ModelSelector.vue'
-import LogViewer from '@/components/LogViewer.vue'
-import PresetEditor from '@/components/PresetEditor.vue'
-import SessionList from '@/components/SessionList.vue'
-import SidePanel from '@/components/SidePanel.vue'
+import MessageInput from '@/components/chat/MessageInput.vue'
+import ModelSelector from '@/components/chat/ModelSelector.vue'
+import LogViewer from '@/components/logs/LogViewer.vue'
+import PresetEditor from '@/components/settings/PresetEditor.vue'
+import SessionList from '@/components/sessions/SessionList.vue'
+import SidePanel from '@/components/common/SidePanel.vue'
 import NoteCreateForm from '@/components/notes/NoteCreateForm.vue'
 import { useModelStore } from '@/stores/models'
 import { useSessionStore } from '@/stores/sessions'
@@ -240,7 +240,7 @@ describe('model picker', () => {
   it('keeps room for the model name in a narrow header', async () => {
     // jsdom has no layout: check the rule that keeps the picker from
     // shrinking to "ope…" is in the component's styles
-    const src = await import('@/components/ModelSelector.vue?raw')
+    const src = await import('@/components/chat/ModelSelector.vue?raw')
     expect(src.default).toMatch(/\.selector\s*{[^}]*min-width:\s*1[4-9]\dpx/)
   })
 

@@ -1,8 +1,8 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import AttachmentChips from '@/components/AttachmentChips.vue'
-import MessageInput from '@/components/MessageInput.vue'
+import AttachmentChips from '@/components/chat/AttachmentChips.vue'
+import MessageInput from '@/components/chat/MessageInput.vue'
 import type { StagedAttachment } from '@/api/attachments'
 import { flush, testI18n } from './helpers'
 

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
 import type { TurnEnd, TurnHandlers } from '@/api/chat'
 import type { TurnStart } from '@/api/types'
-import ChatWindow from '@/components/ChatWindow.vue'
-import MarkdownContent from '@/components/MarkdownContent.vue'
+import ChatWindow from '@/components/chat/ChatWindow.vue'
+import MarkdownContent from '@/components/markdown/MarkdownContent.vue'
 import { setChatFrameScheduler, useChatStore } from '@/stores/chat'
 import { useSessionStore } from '@/stores/sessions'
 import type { FrameScheduler } from '@/utils/frameBatcher'
@@ -149,7 +149,7 @@ describe('ChatWindow under a flood of chunks', () => {
 
 describe('MessageItem while stopping', () => {
   it('says "stopping" on a reply that already has text, the moment Stop is pressed', async () => {
-    const { default: MessageItem } = await import('@/components/MessageItem.vue')
+    const { default: MessageItem } = await import('@/components/chat/MessageItem.vue')
     const { draftMessage } = await import('@/utils/turn')
     const m = { ...draftMessage('k', 'assistant', 'some text', 'm', 's1') }
     const w = mount(MessageItem, { props: { message: m, stopping: false }, global: { plugins: [testI18n()] } })

@@ -1,7 +1,7 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import ChatWindow from '@/components/ChatWindow.vue'
+import ChatWindow from '@/components/chat/ChatWindow.vue'
 import { useChatStore } from '@/stores/chat'
 import { fromStored } from '@/utils/turn'
 import { flush, testI18n } from './helpers'

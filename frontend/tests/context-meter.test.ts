@@ -1,7 +1,7 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import ContextMeter from '@/components/ContextMeter.vue'
+import ContextMeter from '@/components/context/ContextMeter.vue'
 import ContextReportPanel from '@/components/context/ContextReportPanel.vue'
 import ReplyContextButton from '@/components/context/ReplyContextButton.vue'
 import { normalizeReport, type ContextReport } from '@/api/context'

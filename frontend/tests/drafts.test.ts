@@ -1,7 +1,7 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import ChatComposer from '@/components/ChatComposer.vue'
+import ChatComposer from '@/components/chat/ChatComposer.vue'
 import { useDraftStore } from '@/stores/drafts'
 import { useSessionStore } from '@/stores/sessions'
 import { textareaSize, wantsShortPlaceholder } from '@/utils/autosize'

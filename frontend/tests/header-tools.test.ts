@@ -4,7 +4,7 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
-import HeaderTools from '@/components/HeaderTools.vue'
+import HeaderTools from '@/components/shell/HeaderTools.vue'
 import { testI18n } from './helpers'
 
 /**

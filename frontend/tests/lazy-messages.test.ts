@@ -2,7 +2,7 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import ChatWindow from '@/components/ChatWindow.vue'
+import ChatWindow from '@/components/chat/ChatWindow.vue'
 import { observedCount } from '@/composables/useNearViewport'
 import { useChatStore } from '@/stores/chat'
 import { fromStored } from '@/utils/turn'

@@ -1,6 +1,6 @@
 import { mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
-import LogDetailView from '@/components/LogDetailView.vue'
+import LogDetailView from '@/components/logs/LogDetailView.vue'
 import type { LogDetail } from '@/api/types'
 import { testI18n } from './helpers'
 

@@ -9,8 +9,8 @@ import { nextTick } from 'vue'
 const copied: string[] = []
 vi.mock('@/api/clipboard', () => ({ copyText: vi.fn(async (text: string) => void copied.push(text)) }))
 
-import MarkdownContent from '@/components/MarkdownContent.vue'
-import MessageItem from '@/components/MessageItem.vue'
+import MarkdownContent from '@/components/markdown/MarkdownContent.vue'
+import MessageItem from '@/components/chat/MessageItem.vue'
 import { REVEAL_FRAMES, REVEAL_MAX_CHARS, REVEAL_START_CHARS, type RevealScheduler } from '@/composables/useReveal'
 import { HIGHLIGHT_MAX_CHARS } from '@/markdown/highlight'
 import { LONG_MESSAGE_CHARS, PREVIEW_CHARS, SectionSplitter } from '@/utils/longMessage'

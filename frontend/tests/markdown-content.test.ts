@@ -13,8 +13,8 @@ vi.mock('@/api/clipboard', () => ({
   }),
 }))
 
-import CopyMessageButton from '@/components/CopyMessageButton.vue'
-import MarkdownContent from '@/components/MarkdownContent.vue'
+import CopyMessageButton from '@/components/chat/CopyMessageButton.vue'
+import MarkdownContent from '@/components/markdown/MarkdownContent.vue'
 import { renderMarkdown } from '@/markdown/markdown'
 import { mermaidLoader, resetMermaid } from '@/markdown/mermaidBlocks'
 import { flush, testI18n } from './helpers'

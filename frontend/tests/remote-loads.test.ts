@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
 
-import MarkdownContent from '@/components/MarkdownContent.vue'
-import MessageItem from '@/components/MessageItem.vue'
+import MarkdownContent from '@/components/markdown/MarkdownContent.vue'
+import MessageItem from '@/components/chat/MessageItem.vue'
 import { CONTENT_SECURITY_POLICY, CSP_DIRECTIVES } from '@/csp'
 import { MAX_REPORTS, reportBlockedLoads } from '@/utils/blockedLoads'
 import { isShownImage, renderMarkdown } from '@/markdown/markdown'

@@ -3,8 +3,8 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SearchHit, SearchRequest } from '@/api/search'
 import { dayRange } from '@/api/search'
-import ChatWindow from '@/components/ChatWindow.vue'
-import SearchDialog from '@/components/SearchDialog.vue'
+import ChatWindow from '@/components/chat/ChatWindow.vue'
+import SearchDialog from '@/components/search/SearchDialog.vue'
 import { useBranchStore } from '@/stores/branches'
 import { useChatStore } from '@/stores/chat'
 import { useSearchStore } from '@/stores/search'
@@ -13,7 +13,7 @@ import { fromStored } from '@/utils/turn'
 import { flush, keydown, testI18n } from './helpers'
 
 // The bubbles' Markdown is not what these tests look at.
-vi.mock('@/components/MarkdownContent.vue', () => ({ default: { props: ['content'], template: '<div>{{ content }}</div>' } }))
+vi.mock('@/components/markdown/MarkdownContent.vue', () => ({ default: { props: ['content'], template: '<div>{{ content }}</div>' } }))
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
 vi.mock('@/api/models', () => ({ options: vi.fn(async () => ({ defaultModel: 'openai/x', presets: [], discovered: [], configured: true })) }))
 const searchCalls: SearchRequest[] = []

@@ -1,6 +1,6 @@
 import { mount } from '@vue/test-utils'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import SourceChips from '@/components/SourceChips.vue'
+import SourceChips from '@/components/chat/SourceChips.vue'
 import { isWebURL, sourceHost } from '@/utils/sources'
 import { fromStored } from '@/utils/turn'
 import type { Message } from '@/api/types'

@@ -1,7 +1,7 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import StartupErrorScreen from '@/components/StartupErrorScreen.vue'
+import StartupErrorScreen from '@/components/shell/StartupErrorScreen.vue'
 import { useFatalStore } from '@/stores/fatal'
 import { useToastStore } from '@/stores/toasts'
 import { flush, testI18n } from './helpers'

@@ -1,7 +1,7 @@
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import MessageItem from '@/components/MessageItem.vue'
+import MessageItem from '@/components/chat/MessageItem.vue'
 import { toTagsUpdate } from '@/api/tags'
 import type { Message } from '@/api/types'
 import { useChatStore } from '@/stores/chat'

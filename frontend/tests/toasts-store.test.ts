@@ -2,7 +2,7 @@ import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { toError } from '@/api/errors'
-import ToastList from '@/components/ToastList.vue'
+import ToastList from '@/components/common/ToastList.vue'
 import { ERROR_TOAST_TIMEOUT_MS, TOAST_TIMEOUT_MS, useToastStore } from '@/stores/toasts'
 import { testI18n } from './helpers'
 

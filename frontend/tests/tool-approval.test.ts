@@ -1,6 +1,6 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import ToolActivityList from '@/components/ToolActivityList.vue'
+import ToolActivityList from '@/components/chat/ToolActivityList.vue'
 import type { ToolActivity } from '@/api/types'
 import { mergeTool } from '@/utils/turn'
 import { testI18n } from './helpers'

@@ -7,10 +7,10 @@ import AssistantsPanel from '@/components/assistants/AssistantsPanel.vue'
 import ChatSettingsPanel from '@/components/assistants/ChatSettingsPanel.vue'
 import KBPanel from '@/components/kb/KBPanel.vue'
 import LearnedPanel from '@/components/knowledge/LearnedPanel.vue'
-import LogViewer from '@/components/LogViewer.vue'
-import MemoryPanel from '@/components/MemoryPanel.vue'
+import LogViewer from '@/components/logs/LogViewer.vue'
+import MemoryPanel from '@/components/memory/MemoryPanel.vue'
 import RemindersPanel from '@/components/reminders/RemindersPanel.vue'
-import SettingsPanel from '@/components/SettingsPanel.vue'
+import SettingsPanel from '@/components/settings/SettingsPanel.vue'
 
 export type Panel = 'settings' | 'logs' | 'memory' | 'kb' | 'reminders' | 'learned' | 'chat' | 'assistants'
 
