@@ -2,7 +2,6 @@
 // message box with its text, and a Remove that fails stages nothing.
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Message, Session } from '@/api/types'
 import type { StagedAttachment } from '@/api/attachments'
 import { useAttachmentStore, MAX_ATTACHMENTS } from '@/stores/attachments'
 import { useBranchStore } from '@/stores/branches'
@@ -11,6 +10,7 @@ import { useDraftStore } from '@/stores/drafts'
 import { useSessionStore } from '@/stores/sessions'
 import { useToastStore } from '@/stores/toasts'
 import { fromStored } from '@/utils/turn'
+import { storedMessage, storedSession } from './helpers'
 
 vi.mock('@/api/chat', () => ({
   streamTurn: vi.fn(), regenerateTurn: vi.fn(), editTurn: vi.fn(), removeUnanswered: vi.fn(),
@@ -26,13 +26,8 @@ vi.mock('@/api/notes', () => ({ list: vi.fn(async () => []), pins: vi.fn(async (
 const chatApi = vi.mocked(await import('@/api/chat'))
 const attachmentsApi = vi.mocked(await import('@/api/attachments'))
 
-const session = (id: string): Session => ({
-  id, title: id, model: 'openai/a', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z',
-})
-const msg = (id: number, role: string, content: string, extra: Partial<Message> = {}): Message => ({
-  id, sessionId: 's1', role, content, status: 'complete', error: '', model: 'openai/a',
-  createdAt: '2025-01-01T00:00:00Z', archived: false, forgotten: false, ...extra,
-})
+const session = storedSession
+const msg = storedMessage
 const file = (name: string, kind = 'text') => ({
   name, kind, mime: kind === 'image' ? 'image/png' : 'text/plain', sha256: name, size: 10, width: 0, height: 0,
   chars: 10, pages: 0, sentPages: 0, sentChars: 0,

@@ -5,7 +5,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { TurnEnd, TurnHandle, TurnHandlers } from '@/api/chat'
 import type { ContextReport } from '@/api/context'
-import type { Message, Session, TurnStart } from '@/api/types'
+import type { TurnStart } from '@/api/types'
 import UnansweredActions from '@/components/branches/UnansweredActions.vue'
 import ContextReportPanel from '@/components/context/ContextReportPanel.vue'
 import MessageInput from '@/components/chat/MessageInput.vue'
@@ -15,7 +15,7 @@ import { useDraftStore } from '@/stores/drafts'
 import { useSessionStore } from '@/stores/sessions'
 import type { FrameScheduler } from '@/utils/frameBatcher'
 import { fromStored } from '@/utils/turn'
-import { flush, testI18n } from './helpers'
+import { flush, storedMessage, storedSession, testI18n } from './helpers'
 
 vi.mock('@/api/chat', () => ({
   streamTurn: vi.fn(), regenerateTurn: vi.fn(), editTurn: vi.fn(), removeUnanswered: vi.fn(),
@@ -30,13 +30,8 @@ vi.mock('@/api/notes', () => ({ list: vi.fn(async () => []), pins: vi.fn(async (
 const chatApi = vi.mocked(await import('@/api/chat'))
 const sessionsApi = vi.mocked(await import('@/api/sessions'))
 
-const session = (id: string): Session => ({
-  id, title: id, model: 'openai/a', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z',
-})
-const msg = (id: number, role: string, content: string, extra: Partial<Message> = {}): Message => ({
-  id, sessionId: 's1', role, content, status: 'complete', error: '', model: 'openai/a',
-  createdAt: '2025-01-01T00:00:00Z', archived: false, forgotten: false, ...extra,
-})
+const session = storedSession
+const msg = storedMessage
 const immediate: FrameScheduler = { frame: (cb) => (cb(), () => {}), timeout: () => () => {} }
 
 function handle(): { handle: TurnHandle; end: (e: TurnEnd) => void } {
