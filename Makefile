@@ -88,6 +88,7 @@ fakellm:
 ## a fake SearXNG, a fake notification server, a fake tray host, a fake Discord,
 ## a small stdio MCP server (the user's own server of e2e-mcptools) and the
 ## generator of long sessions (gensession, built once instead of a go run each)
+## and the maker of the PDF that e2e-attach drops (makepdf)
 e2e-tools: fakellm
 	go build -o build/bin/fakesearch ./backend/websearch/websearchtest/cmd/fakesearch
 	go build -o build/bin/fakediscord ./backend/discord/discordtest/cmd/fakediscord
@@ -95,6 +96,7 @@ e2e-tools: fakellm
 	go build -o build/bin/trayprobe ./backend/tray/trayprobe
 	go build -o build/bin/fakemcp ./backend/mcpclient/mcptest/cmd/fakemcp
 	go build -o build/bin/gensession ./scripts/gensession
+	go build -o build/bin/makepdf ./backend/attach/attachtest/cmd/makepdf
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake
 ## server, in two lanes side by side (see test). Lane 1 (e2e-lane1): main

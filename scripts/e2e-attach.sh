@@ -6,6 +6,10 @@
 # The message is sent: the model's request (api_logs) carries two image_url
 # parts with PNG data URLs, the stored files are downscaled to 2048 px on
 # the long side, and the history shows the images after the reply.
+# Then a PDF (with a text layer, Latin and Japanese, two pages) is dropped
+# on the message box and asked about: its text is in the model's request as
+# an attachment block. The app is started again and the chat opened: the
+# history shows both images and the PDF's chip.
 # Screenshots: .artifacts/e2e-attach/.
 set -euo pipefail
 if [ -z "${E2E_INNER:-}" ]; then
@@ -17,12 +21,14 @@ ART=$ROOT/.artifacts/e2e-attach
 mkdir -p "$ART" && rm -f "$ART"/*.png
 
 cat >"$WORK/script.json" <<'JSON'
-[{"chunks": ["I see two pictures: ", "a red one and a blue one."]}]
+[{"chunks": ["I see two pictures: ", "a red one and a blue one."]},
+ {"chunks": ["The report says the lighthouse ", "is inspected in March."]}]
 JSON
 SRC=$WORK/files
 mkdir -p "$SRC"
 convert -size 3000x1500 xc:'#d03030' "$SRC/red-wide.png"
 convert -size 320x240 xc:'#3050d0' "$SRC/blue.png"
+"$ROOT/build/bin/makepdf" "$SRC/lighthouse.pdf" "Quarterly lighthouse report|灯台の点検は三月です" "Second page of the report|二ページ目の本文"
 
 start_fake "$WORK/script.json"
 start_app
@@ -83,4 +89,36 @@ shot 04-answered
 ocr "$ART/04-answered.png" blue
 grep -q "red one and a blue one" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "the reply is not shown"; }
 echo "e2e: the reply and the images show in the history ($ART/04-answered.png)"
-echo "e2e: 3 passed, 0 failed"
+
+# 4. Drop a PDF on the message box and ask about it: its text (both pages,
+# Latin and Japanese) is in the request as an attachment block.
+drag_source 05-pdf "$WORK/drag2.out" $((WX + WW - 160)) $((WY + 80)) files "file://$SRC/lighthouse.pdf"
+DRAG=$SPAWNED
+drag_gesture 05-pdf $((WX + WW * 2 / 5)) $((WY + WH - 60))
+xdotool mouseup 1
+for _ in $(seq 100); do grep -q DRAGSOURCE_END "$WORK/drag2.out" && break; sleep 0.1; done
+stop_group "$DRAG"
+seen 05-pdf-chip lighthouse || { cat "$WORK/ocr.txt" >&2; fail "no chip for the dropped PDF above the message box"; }
+send "when is the lighthouse inspected"
+wait_for "the second reply" bash -c "[ \"\$(sqlite3 -readonly '$WORK/data/playchat.db' \"SELECT count(*) FROM messages WHERE role = 'assistant' AND status = 'complete'\")\" = 2 ]"
+req=$(sql "SELECT request_json FROM api_logs WHERE purpose = 'turn' ORDER BY id DESC LIMIT 1")
+for want in 'lighthouse.pdf' 'application/pdf' 'Quarterly lighthouse report' '灯台の点検は三月です' 'Second page of the report' '二ページ目の本文' 'when is the lighthouse inspected'; do
+  grep -qF "$want" <<<"$req" || fail "the request does not carry \"$want\": ${req:0:800}"
+done
+kinds=$(sql "SELECT group_concat(a.kind, ' ') FROM message_attachments l JOIN attachments a USING (sha256) ORDER BY l.message_id, l.position")
+grep -q pdf <<<"$kinds" || fail "no stored PDF attachment (kinds: $kinds)"
+echo "e2e: the dropped PDF's text (two pages, Latin and Japanese) is in the model's request"
+
+# 5. Start again and open the chat: the history shows both images and the PDF.
+stop_app
+start_app
+xdotool mousemove --window "$WID" 130 142 click 1
+sleep 2
+shot 06-reopened
+ocr "$ART/06-reopened.png" lighthouse
+grep -q "lighthouse" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "the PDF's chip is not in the history after a new start"; }
+grep -q "inspected in March" "$WORK/ocr.txt" || { cat "$WORK/ocr.txt" >&2; fail "the PDF's reply is not in the history after a new start"; }
+imgs=$(sql "SELECT count(*) FROM message_attachments l JOIN attachments a USING (sha256) WHERE a.kind = 'image'")
+[ "$imgs" = 2 ] || fail "the history's first message lost its images ($imgs linked)"
+echo "e2e: after a new start the chat shows the PDF's chip and its reply ($ART/06-reopened.png)"
+echo "e2e: 5 passed, 0 failed"
