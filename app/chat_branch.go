@@ -20,6 +20,11 @@ type RegenerateRequest struct {
 	// QuestionID names the question to answer again (Retry on an
 	// unanswered question); 0 = the branch's last question.
 	QuestionID int64 `json:"questionId"`
+	// FitAttachments sends only the part of each of the question's
+	// documents that fits the model (the chat.attachmentTooLong offer's
+	// "send the part that fits"); without it such a regenerate is refused
+	// and nothing changes.
+	FitAttachments bool `json:"fitAttachments"`
 }
 
 // EditRequest sends a new version of one of the user's messages; the
@@ -30,6 +35,8 @@ type EditRequest struct {
 	MessageID int64  `json:"messageId"`
 	Text      string `json:"text"`
 	Model     string `json:"model"` // as RegenerateRequest.Model
+	// FitAttachments as RegenerateRequest's, for the original's documents.
+	FitAttachments bool `json:"fitAttachments"`
 }
 
 // Regenerate starts a new reply to the last question of the selected branch,
@@ -42,7 +49,8 @@ func (s *ChatService) Regenerate(req RegenerateRequest) (TurnStart, error) {
 		return TurnStart{}, err
 	}
 	t, err := c.Chat.Regenerate(context.Background(), chat.RegenerateRequest{
-		TurnID: req.TurnID, SessionID: req.SessionID, Model: req.Model, QuestionID: req.QuestionID}, s.turnEmitter(req.TurnID))
+		TurnID: req.TurnID, SessionID: req.SessionID, Model: req.Model, QuestionID: req.QuestionID,
+		FitAttachments: req.FitAttachments}, s.turnEmitter(req.TurnID))
 	if err != nil {
 		return TurnStart{}, err
 	}
@@ -59,7 +67,7 @@ func (s *ChatService) Edit(req EditRequest) (TurnStart, error) {
 		return TurnStart{}, err
 	}
 	t, err := c.Chat.Edit(context.Background(), chat.EditRequest{TurnID: req.TurnID, SessionID: req.SessionID,
-		MessageID: req.MessageID, Text: req.Text, Model: req.Model}, s.turnEmitter(req.TurnID))
+		MessageID: req.MessageID, Text: req.Text, Model: req.Model, FitAttachments: req.FitAttachments}, s.turnEmitter(req.TurnID))
 	if err != nil {
 		return TurnStart{}, err
 	}

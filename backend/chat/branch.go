@@ -38,6 +38,11 @@ type RegenerateRequest struct {
 	// to answer again (Retry on an unanswered question, which need not be
 	// the last one); 0 answers the branch's last question.
 	QuestionID int64
+	// FitAttachments, when the question's documents do not fit Model,
+	// sends only the part of each that fits (as TurnRequest's) and records
+	// it on the question; without it such a regenerate is refused with
+	// apperr.ChatAttachmentTooLong, its offer, and nothing changes.
+	FitAttachments bool
 }
 
 // EditRequest resends a user message with new text.
@@ -52,6 +57,9 @@ type EditRequest struct {
 	Text string
 	// Model as RegenerateRequest.Model.
 	Model string
+	// FitAttachments as RegenerateRequest's: the new version carries the
+	// part of each of the original's documents that fits Model.
+	FitAttachments bool
 }
 
 // Regenerate answers the last question of the session's selected branch
@@ -102,8 +110,28 @@ func (s *Service) Regenerate(ctx context.Context, req RegenerateRequest, em even
 	if question.ArchivedAt != nil {
 		return nil, apperr.New(apperr.ChatBranchArchived, map[string]any{"id": question.ID})
 	}
-	model, set, err := s.turnModel(ctx, sess, req.Model)
+	model, set, err := s.turnModel(sess, req.Model)
 	if err != nil {
+		return nil, err
+	}
+	// Its documents must fit the model that answers now (another, smaller
+	// one may): refused with the offer, or sent in the part that fits.
+	files, err := s.db.FilesOf(ctx, []int64{question.ID})
+	if err != nil {
+		return nil, err
+	}
+	if len(files[question.ID]) > 0 {
+		fitted, err := s.checkFits(model, set, question.Content, nil, files[question.ID], req.FitAttachments)
+		if err != nil {
+			return nil, err
+		}
+		if req.FitAttachments && sentPartsDiffer(files[question.ID], fitted) {
+			if err := s.db.SetSentParts(ctx, question.ID, fitted); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := s.adoptModel(ctx, sess, model); err != nil {
 		return nil, err
 	}
 	// The question becomes the end of the selected branch; the new reply,
@@ -137,7 +165,7 @@ func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (
 	if orig.ArchivedAt != nil {
 		return nil, apperr.New(apperr.ChatBranchArchived, map[string]any{"id": orig.ID})
 	}
-	model, set, err := s.turnModel(ctx, sess, req.Model)
+	model, set, err := s.turnModel(sess, req.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -147,10 +175,14 @@ func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.checkFits(model, set, req.Text, nil, kept[orig.ID], false); err != nil {
+	files, err := s.checkFits(model, set, req.Text, nil, kept[orig.ID], req.FitAttachments)
+	if err != nil {
 		return nil, err
 	}
-	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model, Files: kept[orig.ID]}
+	if err := s.adoptModel(ctx, sess, model); err != nil {
+		return nil, err
+	}
+	user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: req.Text, Model: model, Files: files}
 	if err := s.db.InsertBranch(ctx, &user, orig.ParentID); err != nil {
 		return nil, err
 	}
@@ -231,9 +263,9 @@ func (s *Service) checkFits(model string, set Settings, text string, extra []str
 }
 
 // turnModel resolves the model of a turn in an existing session as Start
-// does (the request's, the session's, DEFAULT_MODEL), checks it, and makes a
-// different one the session's model.
-func (s *Service) turnModel(ctx context.Context, sess store.Session, requested string) (string, Settings, error) {
+// does (the request's, the session's, DEFAULT_MODEL) and checks it. The
+// session keeps its model until the turn is sure to run (adoptModel).
+func (s *Service) turnModel(sess store.Session, requested string) (string, Settings, error) {
 	set := s.settings()
 	model := firstNonEmpty(requested, sess.Model, set.DefaultModel)
 	if model == "" {
@@ -244,12 +276,17 @@ func (s *Service) turnModel(ctx context.Context, sess store.Session, requested s
 			return "", set, err
 		}
 	}
-	if model != strings.TrimSpace(sess.Model) {
-		if _, err := s.db.SetSessionModel(ctx, sess.ID, model); err != nil {
-			return "", set, err
-		}
-	}
 	return model, set, nil
+}
+
+// adoptModel makes model the session's model when it is another one (a
+// regenerate or an edit with another model, once nothing refuses it).
+func (s *Service) adoptModel(ctx context.Context, sess store.Session, model string) error {
+	if model == strings.TrimSpace(sess.Model) {
+		return nil
+	}
+	_, err := s.db.SetSessionModel(ctx, sess.ID, model)
+	return err
 }
 
 // streamingAfter is the index of the first message of ms from index from

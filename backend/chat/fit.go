@@ -219,3 +219,14 @@ func tooLongError(used, limit int, fit fitResult, docsOnly bool) error {
 	return apperr.New(apperr.ChatAttachmentTooLong, map[string]any{"name": f.Name, "used": used, "limit": limit,
 		"pages": f.Pages, "fitPages": fitPages, "chars": utf8.RuneCountInString(f.Text), "fitChars": fitChars, "docs": docs})
 }
+
+// sentPartsDiffer reports whether b sends another part of some document
+// than a (the same files, in order).
+func sentPartsDiffer(a, b []store.MessageFile) bool {
+	for i := range a {
+		if i >= len(b) || a[i].SentPages != b[i].SentPages || a[i].SentChars != b[i].SentChars {
+			return true
+		}
+	}
+	return len(a) != len(b)
+}

@@ -79,6 +79,8 @@ export interface RegenerateInput {
   model: string
   /** Retry of an unanswered question: the question to answer again (0 or absent = the last). */
   questionId?: number
+  /** Sends only the part of each of the question's documents that fits the model (the chat.attachmentTooLong offer). */
+  fitAttachments?: boolean
 }
 
 /** What an edit-and-resend asks for: a new version of one of the user's messages. */
@@ -87,11 +89,13 @@ export interface EditInput {
   messageId: number
   text: string
   model: string
+  /** Sends only the part of each of the original's documents that fits the model (the chat.attachmentTooLong offer). */
+  fitAttachments?: boolean
 }
 
 /** Regenerates the last reply, streamed like a sent message's (the old reply stays as a version). */
 export function regenerateTurn(input: RegenerateInput, handlers: TurnHandlers = {}): TurnHandle {
-  return runTurn((turnId) => ChatService.Regenerate({ turnId, questionId: 0, ...input }), handlers)
+  return runTurn((turnId) => ChatService.Regenerate({ turnId, questionId: 0, fitAttachments: false, ...input }), handlers)
 }
 
 /**
@@ -104,7 +108,7 @@ export async function removeUnanswered(sessionId: string, messageId: number): Pr
 
 /** Sends an edited user message as a new version and streams its reply. */
 export function editTurn(input: EditInput, handlers: TurnHandlers = {}): TurnHandle {
-  return runTurn((turnId) => ChatService.Edit({ turnId, ...input }), handlers)
+  return runTurn((turnId) => ChatService.Edit({ turnId, fitAttachments: false, ...input }), handlers)
 }
 
 /** One turn: subscribe to its events, then start it with begin(turnId). */

@@ -12,11 +12,14 @@ import type { StagedAttachment } from '@/api/attachments'
 import { draftMessage, fromStored, type ChatMessage } from '@/utils/turn'
 import { reuseMessages } from '@/utils/reuseMessages'
 import { MAX_ATTACHMENTS, useAttachmentStore } from './attachments'
-import { useChatStore } from './chat'
+import { useChatStore, type FitOffer } from './chat'
 import { useDraftStore } from './drafts'
 import { useMemoryStore } from './memory'
 import { useSessionStore } from './sessions'
 import { useToastStore } from './toasts'
+
+/** The request field of a turn sent with only the part of its documents that fits. */
+const fit = (opts: { fitAttachments?: boolean }) => (opts.fitAttachments ? { fitAttachments: true } : {})
 
 export const useBranchStore = defineStore('branches', () => {
   const chat = useChatStore()
@@ -62,9 +65,10 @@ export const useBranchStore = defineStore('branches', () => {
   /**
    * Sends text as a new version of user message id and streams the reply;
    * the editor closes. False when nothing started (blank text, a reply still
-   * streaming, the message not shown).
+   * streaming, the message not shown). fitAttachments sends only the part of
+   * the message's documents that fits the model (the offer's answer).
    */
-  function resend(id: number, text: string): boolean {
+  function resend(id: number, text: string, opts: { fitAttachments?: boolean } = {}): boolean {
     const body = text.trim()
     const sessionId = sessions.currentId
     const at = indexOf(id)
@@ -78,15 +82,16 @@ export const useBranchStore = defineStore('branches', () => {
       notePageIds: [],
       user: draftMessage(`edit-u${++keySeq}`, 'user', body, model, sessionId),
       cutAt: at,
-      start: (handlers) => chatApi.editTurn({ sessionId, messageId: id, text: body, model }, handlers),
+      retry: { kind: 'edit', model, messageId: id },
+      start: (handlers) => chatApi.editTurn({ sessionId, messageId: id, text: body, model, ...fit(opts) }, handlers),
     })
   }
 
   /**
    * Writes the last reply again, with model ("" = the open chat's model);
-   * the current reply stays as another version.
+   * the current reply stays as another version. fitAttachments as resend's.
    */
-  function regenerate(model = ''): boolean {
+  function regenerate(model = '', opts: { fitAttachments?: boolean } = {}): boolean {
     const sessionId = sessions.currentId
     if (!sessionId || chat.isStreaming) return false
     const list = chat.stored
@@ -101,7 +106,8 @@ export const useBranchStore = defineStore('branches', () => {
       notePageIds: [],
       user: { ...list[q] },
       cutAt: q + 1,
-      start: (handlers) => chatApi.regenerateTurn({ sessionId, model: use }, handlers),
+      retry: { kind: 'regenerate', model: use, questionId: 0 },
+      start: (handlers) => chatApi.regenerateTurn({ sessionId, model: use, ...fit(opts) }, handlers),
     })
   }
 
@@ -109,8 +115,9 @@ export const useBranchStore = defineStore('branches', () => {
    * Retry on an unanswered question (its reply failed, or was stopped
    * before a word): answers stored question id again, with the open chat's
    * model. Messages after it move to another version, as a regenerate's.
+   * fitAttachments as resend's.
    */
-  function retry(id: number): boolean {
+  function retry(id: number, opts: { fitAttachments?: boolean } = {}): boolean {
     const sessionId = sessions.currentId
     const at = indexOf(id)
     if (!sessionId || at < 0 || chat.isStreaming || chat.stored[at].role !== 'user') return false
@@ -123,7 +130,8 @@ export const useBranchStore = defineStore('branches', () => {
       notePageIds: [],
       user: { ...chat.stored[at], unanswered: false },
       cutAt: at + 1,
-      start: (handlers) => chatApi.regenerateTurn({ sessionId, model, questionId: id }, handlers),
+      retry: { kind: 'regenerate', model, questionId: id },
+      start: (handlers) => chatApi.regenerateTurn({ sessionId, model, questionId: id, ...fit(opts) }, handlers),
     })
     // It is being answered now: no mark while the reply streams.
     if (started) chat.stored = chat.stored.map((m) => (m.id === id ? { ...m, unanswered: false } : m))
@@ -165,6 +173,21 @@ export const useBranchStore = defineStore('branches', () => {
     }
   }
 
+  /**
+   * The answer "send the part that fits" to a regenerate's or an edit's
+   * offer: the same turn again, sending only the part of its documents that
+   * fits; an edit sends text (the message box's, where its text came back).
+   * False when nothing started.
+   */
+  function sendFitPart(offer: FitOffer, text: string): boolean {
+    const r = offer.retry
+    if (!r) return false
+    chat.dismissFitOffer()
+    if (r.kind === 'edit') return resend(r.messageId, text, { fitAttachments: true })
+    if (r.questionId) return retry(r.questionId, { fitAttachments: true })
+    return regenerate(r.model, { fitAttachments: true })
+  }
+
   /** Shows the version of the conversation through message id (one of a message's siblingIds). */
   async function switchTo(id: number): Promise<void> {
     const sessionId = sessions.currentId
@@ -187,7 +210,7 @@ export const useBranchStore = defineStore('branches', () => {
   }
 
   return {
-    editingId, switching, lastEditable, startEdit, editLast, cancelEdit, resend, regenerate, retry, removeUnanswered,
+    editingId, switching, lastEditable, startEdit, editLast, cancelEdit, resend, regenerate, retry, removeUnanswered, sendFitPart,
     switchTo,
   }
 })

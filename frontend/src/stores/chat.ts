@@ -44,6 +44,8 @@ export interface Turn {
   kind?: TurnKind
   /** The files sent with the message (they go back to the box if Send fails). */
   files?: StagedAttachment[]
+  /** How a regenerate or an edit is made again with only the part of its documents that fits. */
+  retry?: FitRetry
 }
 
 export type TurnKind = 'send' | 'regenerate' | 'edit'
@@ -52,9 +54,21 @@ export type TurnKind = 'send' | 'regenerate' | 'edit'
 export const ATTACHMENT_TOO_LONG = 'chat.attachmentTooLong'
 
 /**
+ * A regenerate or an edit refused because its question's documents do not
+ * fit the model (a smaller one than the question was sent to): how to make
+ * it again with only the part that fits. An edit's text is back in the
+ * message box meanwhile.
+ */
+export type FitRetry =
+  | { kind: 'regenerate'; model: string; /** 0: the branch's last question. */ questionId: number }
+  | { kind: 'edit'; model: string; messageId: number }
+
+/**
  * The offer shown when a message's document does not fit the model (issue
  * 25): send the part that fits, or add the file to the knowledge base. The
- * message's text and files are back in the box meanwhile.
+ * message's text and files are back in the box meanwhile. A regenerate's or
+ * an edit's offer (retry set) is about files already in the history: it
+ * offers the part that fits only.
  */
 export interface FitOffer {
   /** The chat the message was for (null: the new chat). */
@@ -69,6 +83,8 @@ export interface FitOffer {
   fitChars: number
   /** How many documents the message carries. */
   docs: number
+  /** Set for a regenerate's or an edit's offer. */
+  retry?: FitRetry
 }
 
 /** The offer of a chat.attachmentTooLong error. */
@@ -96,6 +112,8 @@ export interface TurnPlan {
   cutAt?: number
   /** The files sent with a new message (attachments store). */
   files?: StagedAttachment[]
+  /** A regenerate or an edit: how to make it again with the part that fits (its offer's). */
+  retry?: FitRetry
   start(handlers: chatApi.TurnHandlers): TurnHandle
 }
 
@@ -249,9 +267,9 @@ export const useChatStore = defineStore('chat', () => {
       // Text that already arrived stays, as a partial reply with the error.
       Object.assign(turn.assistant, failedReply(turn.assistant.content, end.error))
       lastError.value = end.error
-      const offer = !end.started && turn.kind === 'send' && end.error.code === ATTACHMENT_TOO_LONG
+      const offer = !end.started && (turn.kind === 'send' || turn.retry) && end.error.code === ATTACHMENT_TOO_LONG
       // The offer says it in the composer; no toast on top of it.
-      if (offer) fitOffer.value = fitOfferOf(end.error, turn.sessionId || null)
+      if (offer) fitOffer.value = { ...fitOfferOf(end.error, turn.sessionId || null), ...(turn.retry ? { retry: turn.retry } : {}) }
       else toasts.error(end.error)
       if (!end.started) {
         // Nothing was stored: give the text back to that chat's input box
@@ -330,6 +348,7 @@ export const useChatStore = defineStore('chat', () => {
       assistant: draftMessage(`live-a${n}`, 'assistant', '', model, sessionId),
       kind: plan.kind,
       files: plan.files,
+      retry: plan.retry,
     }
     if (plan.cutAt !== undefined) stored.value = stored.value.slice(0, plan.cutAt)
     turns.value = [...turns.value, turn]
@@ -417,6 +436,8 @@ export const useChatStore = defineStore('chat', () => {
     const offer = fitOffer.value
     const sid = sessions.currentId ?? null
     if (!offer || offer.sessionId !== sid) return null
+    // A regenerate's or an edit's documents are in the history, not the box.
+    if (offer.retry) return offer
     const waiting = useAttachmentStore().list(sid).some((f) => f.kind !== 'image' && f.name === offer.name)
     return waiting ? offer : null
   })

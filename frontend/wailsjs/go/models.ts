@@ -349,6 +349,7 @@ export namespace app {
 	    messageId: number;
 	    text: string;
 	    model: string;
+	    fitAttachments: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new EditRequest(source);
@@ -361,6 +362,7 @@ export namespace app {
 	        this.messageId = source["messageId"];
 	        this.text = source["text"];
 	        this.model = source["model"];
+	        this.fitAttachments = source["fitAttachments"];
 	    }
 	}
 	export class ExcerptPart {
@@ -1129,6 +1131,7 @@ export namespace app {
 	    sessionId: string;
 	    model: string;
 	    questionId: number;
+	    fitAttachments: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new RegenerateRequest(source);
@@ -1140,6 +1143,7 @@ export namespace app {
 	        this.sessionId = source["sessionId"];
 	        this.model = source["model"];
 	        this.questionId = source["questionId"];
+	        this.fitAttachments = source["fitAttachments"];
 	    }
 	}
 	export class ReminderInput {
