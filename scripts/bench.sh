@@ -12,6 +12,7 @@
 #  - query_kb at 45,000 documents through MCP and the API beside a direct call
 #  - the knowledge base's first index and kb search at 45,000 documents, each against its floor
 #  - start-up with a 1,000-message session: window mapped, sidebar painted, usable
+#  - idle memory of a 400-message chat with 200 images against the same chat without them
 #  - idle CPU and wake-ups with 1,000 pending reminders
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -93,6 +94,10 @@ fi
 # Start-up with a 1,000-message session (issue 22; target: usable within 1 s).
 [ -z "${BENCH_INNER:-}" ] && STARTUP=$(scripts/bench-startup.sh | sed -n 's/^STARTUP //p')
 
+# Idle memory of a 400-message chat with 200 images against the same chat
+# without them (issue 25: images are not all decoded at once).
+[ -z "${BENCH_INNER:-}" ] && IMAGES=$(scripts/bench-images.sh 2>/dev/null | sed -n 's/^IMAGES //p')
+
 # Idle cost of the reminder scheduler (issue 10): the app, window open and
 # untouched, with 1,000 pending reminders (due over the next 17 hours from
 # tomorrow 09:00): CPU time and wake-ups (context switches of all its
@@ -173,6 +178,12 @@ if [ -n "${STARTUP:-}" ]; then
   printf '| %-58s | %-22s |\n' "start-up, 1,000-message session: window mapped" "$st_map ms"
   printf '| %-58s | %-22s |\n' "start-up: sidebar first painted" "$st_side ms"
   printf '| %-58s | %-22s |\n' "start-up: a key shows in the message box (target <= 1000)" "$st_use ms"
+fi
+if [ -n "${IMAGES:-}" ]; then
+  read -r im_text im_open im_scrolled <<<"$IMAGES"
+  printf '| %-58s | %-22s |\n' "idle anon memory, 400-message chat without images" "$im_text MiB"
+  printf '| %-58s | %-22s |\n' "same chat, 200 images (target: unchanged, <= 1.05x)" "$im_open MiB: $(awk -v a="$im_open" -v b="$im_text" 'BEGIN{printf "%.2f", a/b}')x"
+  printf '| %-58s | %-22s |\n' "same, after scrolling its 100 shown messages (50 images)" "$im_scrolled MiB"
 fi
 [ -n "${IDLE:-}" ] && printf '| %-58s | %-22s |\n' "idle app CPU, ${pending} pending reminders (60 s)" "${IDLE%% *} %" &&
   printf '| %-58s | %-22s |\n' "idle app wake-ups (context switches), same run" "${IDLE##* } /s"

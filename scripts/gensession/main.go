@@ -7,12 +7,24 @@
 // of the -long-kind text (a reply at the 1 MiB limit: -long-bytes 1048576):
 //
 //	go run ./scripts/gensession -n 2 -long-bytes 1048576 -long-kind mixed > big.json
+//
+// With -images every user message carries a picture of its own (a PNG of
+// 1280×960, the kind of screenshot a user pastes), for the idle memory of a
+// chat with hundreds of images (scripts/bench-images.sh):
+//
+//	go run ./scripts/gensession -n 400 -images > pictures.json
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"strings"
 	"time"
@@ -78,11 +90,30 @@ func longText(kind string, n int) (string, error) {
 	return s + tail, nil
 }
 
+// picture is a distinct PNG of w×h for message i: bands of colour that
+// move with i, so no two messages share a file.
+func picture(i, w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		row := img.Pix[y*img.Stride:]
+		for x := 0; x < w; x++ {
+			copy(row[4*x:], []byte{uint8(x/8 + i), uint8(y/8 + 3*i), uint8((x+y)/16 + 7*i), 255})
+		}
+	}
+	var b bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
 func main() {
 	n := flag.Int("n", 1000, "number of messages")
 	title := flag.String("title", "長いセッション (benchmark)", "session title")
 	longBytes := flag.Int("long-bytes", 0, "make the last message an assistant reply of this many bytes (0: none)")
 	longKind := flag.String("long-kind", "mixed", "the long reply's text: plain, paragraphs, japanese, code or mixed")
+	images := flag.Bool("images", false, "every user message carries a PNG of its own (1280×960)")
 	flag.Parse()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	doc := session.Document{Format: session.Format, Version: session.Version, ExportedAt: t0,
@@ -102,8 +133,21 @@ func main() {
 			}
 			role, content = store.RoleAssistant, text
 		}
-		doc.Messages = append(doc.Messages, session.DocMessage{ID: int64(i + 1), Role: role, Content: content,
-			Status: store.StatusComplete, CreatedAt: t0.Add(time.Duration(i) * time.Minute)})
+		dm := session.DocMessage{ID: int64(i + 1), Role: role, Content: content,
+			Status: store.StatusComplete, CreatedAt: t0.Add(time.Duration(i) * time.Minute)}
+		if *images && role == store.RoleUser {
+			const w, h = 1280, 960
+			data := picture(i, w, h)
+			sum := sha256.Sum256(data)
+			sha := hex.EncodeToString(sum[:])
+			if doc.Files == nil {
+				doc.Files = map[string]string{}
+			}
+			doc.Files[sha] = base64.StdEncoding.EncodeToString(data)
+			dm.Attachments = []session.DocAttachment{{SHA256: sha, Name: fmt.Sprintf("screenshot-%d.png", i), Kind: "image",
+				MIME: "image/png", Width: w, Height: h, OriginalSize: int64(len(data))}}
+		}
+		doc.Messages = append(doc.Messages, dm)
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", " ")
