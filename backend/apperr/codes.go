@@ -37,6 +37,9 @@ const (
 	// in characters) and fitChars (how many of its first characters fit, for text without pages),
 	// docs (how many documents the message carries). Nothing was stored or sent.
 	ChatAttachmentTooLong Code = "chat.attachmentTooLong"
+	// ChatImagesNotTaken: the message has images but {model} is set not to
+	// take them (MODEL_IMAGES, issue 25). Nothing was stored or sent.
+	ChatImagesNotTaken Code = "chat.imagesNotTaken"
 	// ChatUnreachable: the model server at {host} could not be reached ({reason}: Go's words, e.g. "timed out");
 	// param kind is "timeout", "refused", "noHost", "reset" or "" (other).
 	ChatUnreachable Code = "chat.unreachable"
@@ -116,6 +119,15 @@ const (
 	ConfigReasonDigitsExact Code = "config.reason.digitsExact"
 	// ConfigReasonOneOf: the value must be one of {choices} (comma-separated).
 	ConfigReasonOneOf Code = "config.reason.oneOf"
+	// ConfigReasonImagesEntry: an entry of MODEL_IMAGES ({entry}) is not
+	// "provider/model=yes" or "provider/model=no".
+	ConfigReasonImagesEntry Code = "config.reason.imagesEntry"
+	// ConfigReasonImagesValue: the value for {model} is not yes or no.
+	ConfigReasonImagesValue Code = "config.reason.imagesValue"
+	// ConfigReasonImagesDuplicate: {model} is named twice.
+	ConfigReasonImagesDuplicate Code = "config.reason.imagesDuplicate"
+	// ConfigReasonImagesCount: more than {max} models are named.
+	ConfigReasonImagesCount Code = "config.reason.imagesCount"
 
 	// NotesTitleEmpty: a note page title is empty.
 	NotesTitleEmpty Code = "notes.titleEmpty"
@@ -221,9 +233,10 @@ var templates = map[Code]string{
 	ChatTooLongForModel: "the message is too long for this model: about {used} tokens, the context window allows {limit}",
 	ChatAttachmentTooLong: "the attached document {name} is too long for this model: about {used} tokens, the context window allows {limit}; " +
 		"send only the part that fits, or add the file to the knowledge base instead",
-	ChatUnreachable:  "cannot reach the model server at {host} ({reason})",
-	ChatToolLimit:    "{err} ({rounds} rounds): it kept calling tools and gave no answer",
-	ChatReplyTooLong: "the reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself)",
+	ChatImagesNotTaken: "{model} is set not to take images (Settings, MODEL_IMAGES): remove the images, choose another model or change the setting",
+	ChatUnreachable:    "cannot reach the model server at {host} ({reason})",
+	ChatToolLimit:      "{err} ({rounds} rounds): it kept calling tools and gave no answer",
+	ChatReplyTooLong:   "the reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself)",
 
 	LLMProviderStatus:      "provider returned {status}: {detail}",
 	LLMWrongBaseURL:        "provider returned 404: {detail}; the base URL {baseURL} ({key}) looks wrong: it should be the root of an OpenAI-compatible API, to which /chat/completions is added (usually ending in /v1)",
@@ -238,27 +251,31 @@ var templates = map[Code]string{
 	LLMMissingKeyFor:       "{err}: {key} is not set (needed for {model:q})",
 	LLMCancelled:           "cancelled (stopped by the user)",
 
-	ConfigUnknownKey:        "config: {err}: {key:q}",
-	ConfigInvalidValue:      "config: invalid {key} {value:q}: {reason}",
-	ConfigInvalidValueFrom:  "config: invalid {key} {value:q} from {source}: {reason}",
-	ConfigInvalidSecret:     "config: invalid {key} (value hidden): {reason}",
-	ConfigInvalidSecretFrom: "config: invalid {key} (value hidden) from {source}: {reason}",
-	ConfigReasonInt:         "must be an integer",
-	ConfigReasonIntMin:      "must be an integer ≥ {min}",
-	ConfigReasonIntMax:      "must be an integer ≤ {max}",
-	ConfigReasonIntRange:    "must be an integer from {min} to {max}",
-	ConfigReasonNum:         "must be a number",
-	ConfigReasonNumMin:      "must be a number ≥ {min}",
-	ConfigReasonNumMax:      "must be a number ≤ {max}",
-	ConfigReasonNumRange:    "must be a number from {min} to {max}",
-	ConfigReasonBool:        "must be true or false",
-	ConfigReasonURL:         "must be an absolute http:// or https:// URL",
-	ConfigReasonModel:       "must be a model name like {example:q}",
-	ConfigReasonNoSpaces:    "must not contain spaces or control characters",
-	ConfigReasonNoControl:   "must not contain control characters",
-	ConfigReasonDigits:      "must be {min}–{max} digits",
-	ConfigReasonDigitsExact: "must be {n} digits",
-	ConfigReasonOneOf:       "must be one of {choices}",
+	ConfigUnknownKey:            "config: {err}: {key:q}",
+	ConfigInvalidValue:          "config: invalid {key} {value:q}: {reason}",
+	ConfigInvalidValueFrom:      "config: invalid {key} {value:q} from {source}: {reason}",
+	ConfigInvalidSecret:         "config: invalid {key} (value hidden): {reason}",
+	ConfigInvalidSecretFrom:     "config: invalid {key} (value hidden) from {source}: {reason}",
+	ConfigReasonInt:             "must be an integer",
+	ConfigReasonIntMin:          "must be an integer ≥ {min}",
+	ConfigReasonIntMax:          "must be an integer ≤ {max}",
+	ConfigReasonIntRange:        "must be an integer from {min} to {max}",
+	ConfigReasonNum:             "must be a number",
+	ConfigReasonNumMin:          "must be a number ≥ {min}",
+	ConfigReasonNumMax:          "must be a number ≤ {max}",
+	ConfigReasonNumRange:        "must be a number from {min} to {max}",
+	ConfigReasonBool:            "must be true or false",
+	ConfigReasonURL:             "must be an absolute http:// or https:// URL",
+	ConfigReasonModel:           "must be a model name like {example:q}",
+	ConfigReasonNoSpaces:        "must not contain spaces or control characters",
+	ConfigReasonNoControl:       "must not contain control characters",
+	ConfigReasonDigits:          "must be {min}–{max} digits",
+	ConfigReasonDigitsExact:     "must be {n} digits",
+	ConfigReasonOneOf:           "must be one of {choices}",
+	ConfigReasonImagesEntry:     "entry {entry:q} must be provider/model=yes or provider/model=no",
+	ConfigReasonImagesValue:     "the value for {model:q} must be yes or no",
+	ConfigReasonImagesDuplicate: "names {model:q} more than once",
+	ConfigReasonImagesCount:     "may name at most {max} models",
 
 	NotesTitleEmpty:      "the title is empty",
 	NotesTitleTooLong:    "the title is {n} characters; at most {max} are allowed",

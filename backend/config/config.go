@@ -92,6 +92,10 @@ type Config struct {
 	ContextWindowTokens int    // CONTEXT_WINDOW_TOKENS; 0 means from the model table
 	MaxOutputTokens     int    // MAX_OUTPUT_TOKENS, ≥ 1
 	ToolMaxRounds       int    // TOOL_MAX_ROUNDS, ≥ 1
+	// ModelImages is MODEL_IMAGES (ParseModelImages): model id
+	// ("provider/model") → "yes" or "no", overriding the vision table;
+	// never nil.
+	ModelImages map[string]string
 
 	// Providers.
 	OpenAIKey        string // OPENAI_API_KEY (secret)
@@ -272,6 +276,12 @@ func (c *Config) set(key, v string) error {
 		c.MaxOutputTokens = atoi()
 	case "TOOL_MAX_ROUNDS":
 		c.ToolMaxRounds = atoi()
+	case "MODEL_IMAGES":
+		m, why := ParseModelImages(v)
+		if why != nil {
+			return fmt.Errorf("config: %s: %w", key, why)
+		}
+		c.ModelImages = m
 	case "REMINDER_MAX_AHEAD_DAYS":
 		c.ReminderMaxAheadDays = atoi()
 	case "OPENAI_API_KEY":

@@ -118,6 +118,7 @@ func TestDefaultsFillEveryTypedField(t *testing.T) {
 		BackupDir:                filepath.Join(dir, "backups"),
 		BackupKeep:               7,
 		DataDir:                  dir,
+		ModelImages:              map[string]string{},
 	}
 	c.values, c.sources = nil, nil
 	if !reflect.DeepEqual(c, want) {
@@ -152,7 +153,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		"API_SERVER_TOKEN": "tok-0123456789abcdef", "MEMORY_MIRROR_LEARNED": "on",
 		"BACKUP_AUTO": "on", "BACKUP_DIR": "/mnt/nas/playchat", "BACKUP_KEEP": "30",
 		"BACKUP_WEBDAV_URL": "https://dav.test/remote.php/dav/files/me/playchat/", "BACKUP_WEBDAV_USER": "me",
-		"BACKUP_WEBDAV_PASSWORD": "dav-pass-0123456789",
+		"BACKUP_WEBDAV_PASSWORD": "dav-pass-0123456789", "MODEL_IMAGES": "ollama/llama3=yes,openai/gpt-4o=NO",
 	}
 	if len(gui) != len(Keys()) {
 		t.Fatalf("test covers %d keys, Keys has %d", len(gui), len(Keys()))
@@ -187,6 +188,7 @@ func TestEveryLayerValueReachesItsTypedField(t *testing.T) {
 		BackupAuto:          true, BackupDir: "/mnt/nas/playchat", BackupKeep: 30,
 		BackupWebDAVURL: "https://dav.test/remote.php/dav/files/me/playchat/", BackupWebDAVUser: "me",
 		BackupWebDAVPassword: "dav-pass-0123456789",
+		ModelImages:          map[string]string{"ollama/llama3": "yes", "openai/gpt-4o": "no"},
 	}
 	c2 := c
 	c2.values, c2.sources = nil, nil
@@ -392,7 +394,7 @@ func TestValidateValue(t *testing.T) {
 func TestKeysTable(t *testing.T) {
 	keys := Keys()
 	groups := Groups()
-	kinds := map[string]bool{KindString: true, KindInt: true, KindFloat: true, KindBool: true, KindURL: true, KindModel: true}
+	kinds := map[string]bool{KindString: true, KindInt: true, KindFloat: true, KindBool: true, KindURL: true, KindModel: true, KindModelImages: true}
 	seen := map[string]bool{}
 	lastGroup := 0
 	for _, k := range keys {
@@ -426,8 +428,8 @@ func TestKeysTable(t *testing.T) {
 			t.Errorf("%s: a secret has a default", k.Name)
 		}
 	}
-	if len(keys) != 60 {
-		t.Errorf("Keys has %d entries, want 60", len(keys))
+	if len(keys) != 61 {
+		t.Errorf("Keys has %d entries, want 61", len(keys))
 	}
 	keys[0].Name = "CHANGED"
 	keys[len(keys)-1].Choices[0] = "CHANGED"

@@ -57,7 +57,8 @@ type Key struct {
 	Group string
 	// Secret marks API keys and tokens: show them through Mask, never log them.
 	Secret bool
-	// Kind is one of the Kind* constants: "string", "int", "float", "bool", "url", "model".
+	// Kind is one of the Kind* constants: "string", "int", "float", "bool", "url", "model",
+	// "modelimages".
 	Kind string
 	// Doc is a one-line English description, including the unit and range.
 	Doc string
@@ -110,6 +111,8 @@ var specs = []spec{
 		Doc: `Base URL of an OpenAI-compatible API for openai/ models; empty uses api.openai.com.`}},
 	{Key: Key{Name: "ANTHROPIC_BASE_URL", Label: "Anthropic API address", Group: GroupModels, Kind: KindURL,
 		Doc: `Base URL of Anthropic's OpenAI-compatible API; empty uses Anthropic's own.`}},
+	{Key: Key{Name: "MODEL_IMAGES", Label: "Models that take images", Group: GroupModels, Kind: KindModelImages,
+		Doc: `Which models take images, overriding the built-in table, as "provider/model=yes" or "provider/model=no" entries separated by commas (at most 200); a model not named follows the table.`}},
 
 	// memory
 	{Key: Key{Name: "SUMMARY_MODEL", Label: "Model for summaries", Group: GroupMemory, Kind: KindModel,
@@ -419,6 +422,12 @@ func (s *spec) check(v string) (string, *ValueError) {
 			strings.HasSuffix(v, "/") || strings.Contains(v, "//") {
 			return bad(apperr.New(apperr.ConfigReasonModel, map[string]any{"example": "openai/gpt-4o-mini"}))
 		}
+	case KindModelImages:
+		m, why := ParseModelImages(v)
+		if why != nil {
+			return bad(why)
+		}
+		return FormatModelImages(m), nil
 	case KindString:
 		if s.Secret && strings.IndexFunc(v, func(r rune) bool {
 			return unicode.IsSpace(r) || unicode.IsControl(r)

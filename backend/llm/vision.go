@@ -62,3 +62,18 @@ func TakesImages(model string) string {
 	}
 	return ImagesNo
 }
+
+// TakesImagesWith is TakesImages with the user's per-model setting
+// (config.Config.ModelImages, MODEL_IMAGES) consulted first: overrides maps
+// a "provider/model" id, as the session names its model (spaces trimmed), to
+// ImagesYes or ImagesNo; a model it does not name, or names with another
+// value, is decided by the table. overrides may be nil.
+func TakesImagesWith(model string, overrides map[string]string) string {
+	switch overrides[strings.TrimSpace(model)] {
+	case ImagesYes:
+		return ImagesYes
+	case ImagesNo:
+		return ImagesNo
+	}
+	return TakesImages(model)
+}

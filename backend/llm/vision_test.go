@@ -24,3 +24,25 @@ func TestTheVisionTableKnowsCommonModels(t *testing.T) {
 		}
 	}
 }
+
+func TestTheSettingBeatsTheVisionTableBothWays(t *testing.T) {
+	set := map[string]string{"ollama/llama3": ImagesYes, "openai/gpt-4o": ImagesNo, "ollama/mystery": ImagesNo}
+	for _, tc := range []struct{ model, table, want string }{
+		{"ollama/llama3", ImagesNo, ImagesYes},
+		{"openai/gpt-4o", ImagesYes, ImagesNo},
+		{" openai/gpt-4o ", ImagesYes, ImagesNo},
+		{"ollama/mystery", ImagesUnknown, ImagesNo},
+		{"openai/gpt-4o-mini", ImagesYes, ImagesYes}, // not named: the table
+		{"ollama/llama3.2", ImagesNo, ImagesNo},
+	} {
+		if got := TakesImages(tc.model); got != tc.table {
+			t.Errorf("table %q = %s, want %s", tc.model, got, tc.table)
+		}
+		if got := TakesImagesWith(tc.model, set); got != tc.want {
+			t.Errorf("with the setting %q = %s, want %s", tc.model, got, tc.want)
+		}
+	}
+	if got := TakesImagesWith("openai/gpt-4", nil); got != ImagesNo {
+		t.Errorf("nil setting: %s", got)
+	}
+}

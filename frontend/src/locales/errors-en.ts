@@ -48,6 +48,7 @@ const errors: typeof ja = {
       messageTooLong: 'The message is too long ({bytes} bytes; the limit is {maxMiB} MiB)',
       messageNotUtf8: 'The message is not valid UTF-8 text',
       tooLongForModel: 'The message is too long for this model: about {used} tokens, but the context window allows {limit}',
+      imagesNotTaken: '{model} is set not to take images (Settings): remove the images, choose another model, or change the setting',
       attachmentTooLong: 'The attached document {name} is too long for this model (about {used} tokens; the context window allows {limit}): send only the part that fits, or add the file to the knowledge base instead',
       unreachable: 'Cannot reach the model server at {host} ({reason})',
       replyTooLong: 'The reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself).',
@@ -116,6 +117,10 @@ const errors: typeof ja = {
         required: 'must not be empty',
         minLength: 'must be at least {min} characters long',
         ip: 'must be an IP address, like 0.0.0.0 or 192.168.1.20',
+        imagesEntry: 'has “{entry}”, which is not provider/model=yes or provider/model=no',
+        imagesValue: 'must say yes or no for {model}',
+        imagesDuplicate: 'names {model} more than once',
+        imagesCount: 'may name at most {max} models',
       },
     },
     api: {

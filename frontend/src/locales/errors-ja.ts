@@ -46,6 +46,7 @@ export default {
       messageTooLong: 'メッセージが長すぎます（{bytes} バイト、上限は {maxMiB} MiB）',
       messageNotUtf8: 'メッセージに UTF-8 として正しくないデータが含まれています',
       tooLongForModel: 'メッセージがこのモデルには長すぎます。約 {used} トークンありますが、コンテキストウィンドウに入るのは {limit} トークンまでです',
+      imagesNotTaken: '{model} は画像を受け付けない設定です（設定）。画像を外すか、別のモデルを選ぶか、設定を変えてください',
       attachmentTooLong: '添付した文書 {name} がこのモデルには長すぎます（約 {used} トークン、コンテキストウィンドウに入るのは {limit} トークンまで）。収まる部分だけを送るか、代わりにファイルをナレッジベースに追加してください',
       unreachable: 'モデルのサーバー {host} に接続できません（{reason}）',
       replyTooLong: '返信が 1 つのメッセージの上限 {maxMiB} MiB に達したため、そこで止めて、届いた分を残しました（モデルが同じ内容を繰り返していた可能性があります）。',
@@ -114,6 +115,10 @@ export default {
         required: '空にはできません',
         minLength: '{min} 文字以上にしてください',
         ip: '0.0.0.0 や 192.168.1.20 のような IP アドレスにしてください',
+        imagesEntry: '「{entry}」は provider/model=yes または provider/model=no の形ではありません',
+        imagesValue: '{model} の値は yes か no にしてください',
+        imagesDuplicate: '{model} が複数回指定されています',
+        imagesCount: '指定できるモデルは {max} 個までです',
       },
     },
     api: {
