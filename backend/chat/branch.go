@@ -225,7 +225,9 @@ func (s *Service) sessionBusy(sessionID string) bool {
 	return false
 }
 
-// checkFits refuses a message that cannot be sent to model even alone: the
+// checkFits refuses a message with images for a model set not to take
+// them (checkImagesTaken, apperr.ChatImagesNotTaken), and one that cannot
+// be sent to model even alone: the
 // base prompt (with extra, a turn's extra system texts) and the message
 // must fit the input budget, which the history and the layers then share.
 // The error is apperr.ChatTooLongForModel, checked before anything is
@@ -236,6 +238,9 @@ func (s *Service) sessionBusy(sessionID string) bool {
 // cannot send even its first page or character. Without an error the files
 // come back as given (fit or not: they fit whole).
 func (s *Service) checkFits(model string, set Settings, text string, extra []string, files []store.MessageFile, fit bool) ([]store.MessageFile, error) {
+	if err := checkImagesTaken(model, set, files); err != nil {
+		return nil, err
+	}
 	counter := counterFor(model)
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	fixed := counter.Count(withExtra(BasePrompt(), extra)) + counter.Count(text) + 2*tokens.MessageOverhead +

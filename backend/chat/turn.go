@@ -79,6 +79,11 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 			"trimmed_layers", built.Trimmed, "tokens", built.Tokens, "budget", budget.Input)
 	}
 
+	if setNoImages(t.Model, set) {
+		// The user set this model not to take images: none goes, not even
+		// the history's (issue 25).
+		built.Messages = withoutImages(built.Messages)
+	}
 	msgs, err := resolveImages(ctx, built.Messages, s.db.ReadAttachment)
 	if err != nil {
 		s.fail(t, em, err, "")

@@ -265,7 +265,7 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		Settings: func() chat.Settings {
 			cfg := c.Config()
 			return chat.Settings{DefaultModel: cfg.DefaultModel, ContextWindowTokens: cfg.ContextWindowTokens,
-				MaxOutputTokens: cfg.MaxOutputTokens, ToolMaxRounds: cfg.ToolMaxRounds}
+				MaxOutputTokens: cfg.MaxOutputTokens, ToolMaxRounds: cfg.ToolMaxRounds, ModelImages: cfg.ModelImages}
 		},
 	})
 	c.Assistants = assistant.New(db)
