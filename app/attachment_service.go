@@ -19,7 +19,6 @@ import (
 
 	"playchat/backend/apperr"
 	"playchat/backend/attach"
-	"playchat/backend/llm"
 	"playchat/backend/store"
 )
 
@@ -283,14 +282,6 @@ func (s *AttachmentService) Restage(sessionID string, messageID int64) ([]Staged
 			OriginalSize: f.OriginalSize, Width: f.Width, Height: f.Height, Text: f.Text, Pages: f.Pages}))
 	}
 	return out, nil
-}
-
-// TakesImages reports whether the model ("provider/model") is known to
-// accept images, for the warning shown before a message with images is
-// sent: "yes", "no" (a text-only model: warn) or "unknown" (not in the
-// table: send and let the provider say).
-func (s *AttachmentService) TakesImages(model string) string {
-	return llm.TakesImages(model)
 }
 
 func (s *AttachmentService) stage(name string, data []byte) StagedAttachment {

@@ -395,6 +395,24 @@ export namespace app {
 	        this.position = source["position"];
 	    }
 	}
+	export class ImageSetting {
+	    model: string;
+	    override: string;
+	    table: string;
+	    effective: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImageSetting(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.override = source["override"];
+	        this.table = source["table"];
+	        this.effective = source["effective"];
+	    }
+	}
 	export class ImportResult {
 	    session: session.Summary;
 	    messages: number;

@@ -14,6 +14,12 @@ export function DataURL(arg1:string):Promise<string>;
 
 export function Discard(arg1:Array<string>):Promise<void>;
 
+export function ImageOverrides():Promise<Array<app.ImageSetting>>;
+
+export function ImageSetting(arg1:string):Promise<app.ImageSetting>;
+
 export function Restage(arg1:string,arg2:number):Promise<Array<app.StagedAttachment>>;
+
+export function SetTakesImages(arg1:string,arg2:string):Promise<app.ImageSetting>;
 
 export function TakesImages(arg1:string):Promise<string>;

@@ -26,8 +26,20 @@ export function Discard(arg1) {
   return window['go']['app']['AttachmentService']['Discard'](arg1);
 }
 
+export function ImageOverrides() {
+  return window['go']['app']['AttachmentService']['ImageOverrides']();
+}
+
+export function ImageSetting(arg1) {
+  return window['go']['app']['AttachmentService']['ImageSetting'](arg1);
+}
+
 export function Restage(arg1, arg2) {
   return window['go']['app']['AttachmentService']['Restage'](arg1, arg2);
+}
+
+export function SetTakesImages(arg1, arg2) {
+  return window['go']['app']['AttachmentService']['SetTakesImages'](arg1, arg2);
 }
 
 export function TakesImages(arg1) {
