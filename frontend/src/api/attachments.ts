@@ -53,6 +53,44 @@ export async function takesImages(model: string): Promise<TakesImages> {
   return v === 'yes' || v === 'no' ? v : 'unknown'
 }
 
+/**
+ * A model's image setting (MODEL_IMAGES, issue 25): `override` is the
+ * user's 'yes' or 'no' ('' = automatic), `table` the vision table's answer,
+ * `effective` what the window and the send follow.
+ */
+export interface ImageSetting {
+  model: string
+  override: '' | 'yes' | 'no'
+  table: TakesImages
+  effective: TakesImages
+}
+
+function toSetting(v: app.ImageSetting): ImageSetting {
+  const t = (x: string): TakesImages => (x === 'yes' || x === 'no' ? x : 'unknown')
+  return {
+    model: v.model,
+    override: v.override === 'yes' || v.override === 'no' ? v.override : '',
+    table: t(v.table),
+    effective: t(v.effective),
+  }
+}
+
+/** `model`'s image setting and what the table says. */
+export const imageSetting = async (model: string): Promise<ImageSetting> =>
+  toSetting(await call(() => AttachmentService.ImageSetting(model)))
+
+/** Every model with an image setting, by model id. */
+export const imageOverrides = async (): Promise<ImageSetting[]> =>
+  ((await call(() => AttachmentService.ImageOverrides())) ?? []).map(toSetting)
+
+/**
+ * Sets whether `model` takes images ('' = automatic, the setting removed);
+ * saved at once. A bad model or value is refused (config.invalidValue) and
+ * nothing changes.
+ */
+export const setTakesImages = async (model: string, value: '' | 'yes' | 'no'): Promise<ImageSetting> =>
+  toSetting(await call(() => AttachmentService.SetTakesImages(model, value)))
+
 /** Reads a File (a pasted or dropped image) as standard base64, without the data: prefix. */
 export function fileToBase64(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import * as api from '@/api/attachments'
-import type { StagedAttachment, TakesImages } from '@/api/attachments'
+import type { ImageSetting, StagedAttachment, TakesImages } from '@/api/attachments'
 import { AppError } from '@/api/errors'
 import { useToastStore } from './toasts'
 
@@ -19,7 +19,7 @@ export const useAttachmentStore = defineStore('attachments', () => {
   const byChat = ref<Record<string, StagedAttachment[]>>({})
   /** Files being read or prepared (the chips show a spinner). */
   const busy = ref(0)
-  const vision = new Map<string, TakesImages>()
+  const vision = new Map<string, ImageSetting>()
 
   const key = (sessionId: string | null | undefined) => sessionId ?? ''
   const list = (sessionId: string | null | undefined): StagedAttachment[] => byChat.value[key(sessionId)] ?? []
@@ -88,21 +88,45 @@ export const useAttachmentStore = defineStore('attachments', () => {
   }
 
 
-  /** Whether the model takes images (asked once per model). */
+  /** Whether the model takes images (asked once per model, until a setting changes). */
   async function takesImages(model: string): Promise<TakesImages> {
-    if (!model) return 'unknown'
+    return (await imageSetting(model)).effective
+  }
+
+  /**
+   * The model's image setting and the table's answer (asked once per model
+   * until setTakesImages changes one); unknown when Go cannot say.
+   */
+  async function imageSetting(model: string): Promise<ImageSetting> {
+    const none: ImageSetting = { model, override: '', table: 'unknown', effective: 'unknown' }
+    if (!model) return none
     const known = vision.get(model)
     if (known) return known
     try {
-      const v = await api.takesImages(model)
+      const v = await api.imageSetting(model)
       vision.set(model, v)
       return v
     } catch {
-      return 'unknown'
+      return none
     }
   }
 
-  return { byChat, busy, list, accept, choose, addPaths, addBlobs, remove, take, restore, forget, takesImages }
+  /** Bumped when an image setting changes, so views ask again. */
+  const visionTick = ref(0)
+
+  /** Sets whether `model` takes images ('' = automatic); throws the coded error of a refused input. */
+  async function setTakesImages(model: string, value: '' | 'yes' | 'no'): Promise<ImageSetting> {
+    const v = await api.setTakesImages(model, value)
+    vision.clear()
+    vision.set(v.model, v)
+    visionTick.value++
+    return v
+  }
+
+  return {
+    byChat, busy, list, accept, choose, addPaths, addBlobs, remove, take, restore, forget,
+    takesImages, imageSetting, setTakesImages, visionTick,
+  }
 })
 
 /** The name a pasted image gets (the clipboard gives none): pasted-image.png. */

@@ -6,8 +6,11 @@ import type { SettingField } from '@/api/types'
 /** The groups in display order (config.Groups); a field of an unknown group goes to the last. */
 export const SETTING_GROUPS = ['models', 'memory', 'knowledge', 'websearch', 'discord', 'interop', 'backup', 'advanced'] as const
 
-/** Keys the page shows outside the groups (the language picker at the top). */
-export const STANDALONE_KEYS = ['UI_LANGUAGE']
+/**
+ * Keys the page shows outside the field rows: the language picker at the
+ * top, and MODEL_IMAGES as its own control (ModelImagesSection).
+ */
+export const STANDALONE_KEYS = ['UI_LANGUAGE', 'MODEL_IMAGES']
 
 export interface SettingGroup {
   group: (typeof SETTING_GROUPS)[number]
