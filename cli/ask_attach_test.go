@@ -77,3 +77,34 @@ func TestAskAttachFitSendsOnlyThePartThatFits(t *testing.T) {
 		t.Fatalf("parts %+v", parts)
 	}
 }
+
+// playchat ask --attach follows the image setting (MODEL_IMAGES): an image
+// for a model set to "no" is refused before anything is stored or sent;
+// the same image goes to a model set to "yes", whatever the table says.
+func TestAskAttachFollowsTheImageSetting(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	env := append(testEnv(t, srv), "MODEL_IMAGES=openai/fake=no,openai/gpt-3.5-turbo=yes")
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 40, 30))); err != nil {
+		t.Fatal(err)
+	}
+	img := filepath.Join(t.TempDir(), "shot.png")
+	if err := os.WriteFile(img, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, env, "", "ask", "--attach", img, "what is this?")
+	if r.code == 0 || !strings.Contains(r.stderr, "openai/fake is set not to take images") || len(srv.ChatRequests()) != 0 {
+		t.Fatalf("model set to no: exit %d, %s, %d requests", r.code, r.stderr, len(srv.ChatRequests()))
+	}
+	if r := runCLI(t, env, "", "sessions", "list"); r.code != 0 || strings.Contains(r.stdout, "what is this") {
+		t.Errorf("sessions list: exit %d, %s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, env, "", "ask", "--model", "openai/gpt-3.5-turbo", "--attach", img, "what is this?")
+	if r.code != 0 || len(srv.ChatRequests()) != 1 {
+		t.Fatalf("model set to yes: exit %d, %s", r.code, r.stderr)
+	}
+	msgs := srv.ChatRequests()[0].Messages
+	if parts := msgs[len(msgs)-1].MultiContent; len(parts) != 2 || parts[1].ImageURL == nil {
+		t.Fatalf("parts %+v", parts)
+	}
+}
