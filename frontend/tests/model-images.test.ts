@@ -27,6 +27,7 @@ const api = vi.mocked(await import('@/api/attachments'))
 const { useAttachmentStore } = await import('@/stores/attachments')
 const { useSessionStore } = await import('@/stores/sessions')
 const { useToastStore } = await import('@/stores/toasts')
+const { useModelStore } = await import('@/stores/models')
 
 const image: StagedAttachment = {
   id: 'img-1', name: 'shot.png', kind: 'image', mime: 'image/png', size: 2048, width: 640, height: 480, chars: 0, pages: 0,
@@ -152,6 +153,17 @@ describe('ChatComposer: the warning’s “This model can see images”', () => 
     await flush()
     expect(w.get('[data-testid="attach-warning"]').text()).toContain('You set openai/gpt-4o not to take images')
     expect(w.find('[data-testid="attach-can-see"]').exists()).toBe(true)
+    w.unmount()
+  })
+
+  it('warns for a new chat that goes to DEFAULT_MODEL', async () => {
+    fakeSettings({ 'ollama/llama3': 'no' })
+    useModelStore().options = { defaultModel: 'ollama/llama3', presets: [], discovered: [], configured: true }
+    useAttachmentStore().restore(null, [image])
+    const w = mount(ChatComposer, { global: { plugins: [testI18n()] }, attachTo: document.body })
+    await flush()
+    expect(api.imageSetting).toHaveBeenCalledWith('ollama/llama3')
+    expect(w.get('[data-testid="attach-warning"]').text()).toContain('ollama/llama3 cannot see images')
     w.unmount()
   })
 
