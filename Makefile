@@ -127,6 +127,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-render.sh
 	$(T) scripts/e2e-drops.sh
 	$(T) scripts/e2e-attach.sh
+	$(T) scripts/e2e-vision.sh
 	$(T) scripts/e2e-remote.sh
 	$(T) scripts/e2e-websearch.sh
 	$(T) scripts/e2e-reminders.sh
