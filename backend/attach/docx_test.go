@@ -54,3 +54,12 @@ func TestPrepareDocxRefused(t *testing.T) {
 		t.Fatalf("broken docx: %v", err)
 	}
 }
+
+func TestPrepareDocxBomb(t *testing.T) {
+	big := wDoc + "<w:p><w:r><w:t>" + string(bytes.Repeat([]byte(" "), maxDocxXMLBytes+10)) + "</w:t></w:r></w:p></w:body></w:document>"
+	_, err := Prepare("bomb.docx", makeZip(t, map[string]string{"word/document.xml": big}))
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || ae.Code != apperr.AttachTextTooLong {
+		t.Fatalf("bomb: %v", err)
+	}
+}
