@@ -109,6 +109,11 @@ func Prepare(name string, data []byte) (Prepared, error) {
 			return Prepared{}, tooLarge(name, "document", len(data), MaxDocumentBytes)
 		}
 		return preparePDF(name, data)
+	case ct == "application/zip" && isDocx(data):
+		if len(data) > MaxDocumentBytes {
+			return Prepared{}, tooLarge(name, "document", len(data), MaxDocumentBytes)
+		}
+		return prepareDocx(name, data)
 	case strings.HasPrefix(ct, "text/") || ct == "application/json":
 		if len(data) > MaxDocumentBytes {
 			return Prepared{}, tooLarge(name, "document", len(data), MaxDocumentBytes)

@@ -92,9 +92,9 @@ func checkFiles(doc Document) []string {
 				add("%s.sha256 %q names no file of the document", at, a.SHA256)
 			}
 			switch a.Kind {
-			case attach.KindImage, attach.KindText, attach.KindPDF:
+			case attach.KindImage, attach.KindText, attach.KindPDF, attach.KindDocx:
 			default:
-				add("%s.kind %q is not image, text or pdf", at, a.Kind)
+				add("%s.kind %q is not image, text, pdf or docx", at, a.Kind)
 			}
 			if a.Name == "" || utf8.RuneCountInString(a.Name) > maxAttachmentName || !utf8.ValidString(a.Name) {
 				add("%s.name must be 1 to %d characters of UTF-8", at, maxAttachmentName)
