@@ -10,7 +10,8 @@ import { flush, storedMessage, testI18n } from './helpers'
 // question's document no longer fits (issue 25): the same offer as a
 // send's, above the message box, with "send the part that fits" only (the
 // file is in the history, not the box); its answer makes the same turn
-// again with fitAttachments.
+// again with fitAttachments. An edit's text stays in its editor (found
+// trying it: sent from the box, it replaced the edit with another draft).
 
 vi.mock('@/api/chat', () => ({ streamTurn: vi.fn(), regenerateTurn: vi.fn(), editTurn: vi.fn() }))
 vi.mock('@/api/sessions', () => ({ messages: vi.fn(async () => []) }))
@@ -80,14 +81,19 @@ describe('a regenerate or an edit whose document no longer fits', () => {
     w.unmount()
   })
 
-  it('an edit gives its text back to the box; "send the part" sends that text as the edit, with fitAttachments', async () => {
+  it("an edit keeps its text in its editor, not the box's draft; \"send the part\" sends that text as the edit, with fitAttachments", async () => {
     const w = await openChat()
     useSessionStore().sessions[0].model = 'openai/gpt-4'
+    useDraftStore().set('s1', 'unsent draft here')
+    await flush()
     chatApi.editTurn.mockImplementationOnce(() => handle(1, { ok: false, error: tooLong, started: false }))
     expect(useBranchStore().resend(1, 'Summarise it briefly')).toBe(true)
     await flush()
     expect(w.find('[data-testid="fit-offer"]').exists()).toBe(true)
-    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('Summarise it briefly')
+    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('unsent draft here')
+    const branches = useBranchStore()
+    expect(branches.editingId).toBe(1)
+    expect(branches.editorText(useChatStore().stored[0])).toBe('Summarise it briefly')
 
     chatApi.editTurn.mockImplementationOnce(() => handle(2))
     await w.get('[data-testid="fit-send"]').trigger('click')
@@ -96,12 +102,12 @@ describe('a regenerate or an edit whose document no longer fits', () => {
       sessionId: 's1', messageId: 1, text: 'Summarise it briefly', model: 'openai/gpt-4', fitAttachments: true,
     })
     expect(chatApi.streamTurn).not.toHaveBeenCalled()
-    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('')
-    expect(useDraftStore().get('s1')).toBe('')
+    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('unsent draft here')
+    expect(useDraftStore().get('s1')).toBe('unsent draft here')
     w.unmount()
   })
 
-  it('Cancel closes the offer, sends nothing, and keeps an edit\'s text in the box', async () => {
+  it("Cancel closes the offer, sends nothing, and leaves the edit's text in its open editor", async () => {
     const w = await openChat()
     chatApi.editTurn.mockImplementationOnce(() => handle(1, { ok: false, error: tooLong, started: false }))
     useBranchStore().resend(1, 'Summarise it briefly')
@@ -110,7 +116,12 @@ describe('a regenerate or an edit whose document no longer fits', () => {
     await flush()
     expect(w.find('[data-testid="fit-offer"]').exists()).toBe(false)
     expect(chatApi.editTurn).toHaveBeenCalledTimes(1)
-    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('Summarise it briefly')
+    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('')
+    const branches = useBranchStore()
+    expect(branches.editingId).toBe(1)
+    expect(branches.editorText(useChatStore().stored[0])).toBe('Summarise it briefly')
+    branches.cancelEdit()
+    expect(branches.editorText(useChatStore().stored[0])).toBe('Summarise the report')
     w.unmount()
   })
 })

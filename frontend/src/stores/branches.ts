@@ -4,7 +4,7 @@
 // session's message tree; the chat store shows the selected branch and runs
 // the turn (chat.launch), so a regenerate or an edit streams like a send.
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { ref, watch } from 'vue'
 import * as chatApi from '@/api/chat'
 import * as sessionsApi from '@/api/sessions'
 import * as attachmentsApi from '@/api/attachments'
@@ -28,6 +28,8 @@ export const useBranchStore = defineStore('branches', () => {
 
   /** The id of the user message being edited inline (0: none). */
   const editingId = ref(0)
+  /** The text its editor opens with when not the message's own ("": the message's). */
+  const editText = ref('')
   /** A branch switch is on its way (the switchers wait). */
   const switching = ref(false)
   let keySeq = 0
@@ -48,7 +50,25 @@ export const useBranchStore = defineStore('branches', () => {
   function startEdit(id: number) {
     if (chat.isStreaming) return
     editingId.value = id
+    editText.value = ''
   }
+
+  /** The text the editor of message m opens with. */
+  function editorText(m: ChatMessage): string {
+    return editingId.value === m.id && editText.value ? editText.value : m.content
+  }
+
+  // An edit refused because its documents do not fit: its editor opens
+  // again with the edited text while the offer is shown, so neither the
+  // offer's Cancel nor a draft in the message box loses it.
+  watch(
+    () => chat.fitOffer,
+    (offer) => {
+      if (offer?.retry?.kind !== 'edit' || chat.isStreaming) return
+      editingId.value = offer.retry.messageId
+      editText.value = offer.retry.text
+    },
+  )
 
   /** Up in an empty message box: edit the last of the user's messages. True if an editor opened. */
   function editLast(): boolean {
@@ -60,6 +80,7 @@ export const useBranchStore = defineStore('branches', () => {
 
   function cancelEdit() {
     editingId.value = 0
+    editText.value = ''
   }
 
   /**
@@ -75,6 +96,7 @@ export const useBranchStore = defineStore('branches', () => {
     if (!body || !sessionId || at < 0 || chat.isStreaming) return false
     const model = sessions.currentModel
     editingId.value = 0
+    editText.value = ''
     return chat.launch({
       kind: 'edit',
       sessionId,
@@ -82,7 +104,7 @@ export const useBranchStore = defineStore('branches', () => {
       notePageIds: [],
       user: draftMessage(`edit-u${++keySeq}`, 'user', body, model, sessionId),
       cutAt: at,
-      retry: { kind: 'edit', model, messageId: id },
+      retry: { kind: 'edit', model, messageId: id, text: body },
       start: (handlers) => chatApi.editTurn({ sessionId, messageId: id, text: body, model, ...fit(opts) }, handlers),
     })
   }
@@ -176,14 +198,13 @@ export const useBranchStore = defineStore('branches', () => {
   /**
    * The answer "send the part that fits" to a regenerate's or an edit's
    * offer: the same turn again, sending only the part of its documents that
-   * fits; an edit sends text (the message box's, where its text came back).
-   * False when nothing started.
+   * fits; an edit sends its edited text. False when nothing started.
    */
-  function sendFitPart(offer: FitOffer, text: string): boolean {
+  function sendFitPart(offer: FitOffer): boolean {
     const r = offer.retry
     if (!r) return false
     chat.dismissFitOffer()
-    if (r.kind === 'edit') return resend(r.messageId, text, { fitAttachments: true })
+    if (r.kind === 'edit') return resend(r.messageId, r.text, { fitAttachments: true })
     if (r.questionId) return retry(r.questionId, { fitAttachments: true })
     return regenerate(r.model, { fitAttachments: true })
   }
@@ -210,7 +231,7 @@ export const useBranchStore = defineStore('branches', () => {
   }
 
   return {
-    editingId, switching, lastEditable, startEdit, editLast, cancelEdit, resend, regenerate, retry, removeUnanswered, sendFitPart,
+    editingId, editorText, switching, lastEditable, startEdit, editLast, cancelEdit, resend, regenerate, retry, removeUnanswered, sendFitPart,
     switchTo,
   }
 })

@@ -56,12 +56,13 @@ export const ATTACHMENT_TOO_LONG = 'chat.attachmentTooLong'
 /**
  * A regenerate or an edit refused because its question's documents do not
  * fit the model (a smaller one than the question was sent to): how to make
- * it again with only the part that fits. An edit's text is back in the
- * message box meanwhile.
+ * it again with only the part that fits. An edit's text stays with the offer
+ * and in the message's editor, which opens again (the message box, which may
+ * hold another draft, is left alone).
  */
 export type FitRetry =
   | { kind: 'regenerate'; model: string; /** 0: the branch's last question. */ questionId: number }
-  | { kind: 'edit'; model: string; messageId: number }
+  | { kind: 'edit'; model: string; messageId: number; /** The edited text (back in the message's editor, not the box). */ text: string }
 
 /**
  * The offer shown when a message's document does not fit the model (issue
@@ -274,7 +275,8 @@ export const useChatStore = defineStore('chat', () => {
       if (!end.started) {
         // Nothing was stored: give the text back to that chat's input box
         // (a regenerate typed nothing), and show the branch as it was.
-        if (turn.kind !== 'regenerate') drafts.restore(turn.sessionId || null, turn.user.content)
+        // (an edit with the offer keeps its text in the offer and its editor).
+        if (turn.kind === 'send' || (turn.kind === 'edit' && !offer)) drafts.restore(turn.sessionId || null, turn.user.content)
         if (turn.files?.length) useAttachmentStore().restore(turn.sessionId || null, turn.files)
         turns.value = turns.value.filter((t) => t.turnId !== turnId)
         if (turn.kind && turn.kind !== 'send' && turn.sessionId === sessions.currentId) {
