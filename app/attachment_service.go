@@ -37,7 +37,7 @@ type StagedAttachment struct {
 	ID string `json:"id"`
 	// Name is the file's base name.
 	Name string `json:"name"`
-	// Kind is "image", "text" or "pdf".
+	// Kind is "image", "text", "pdf" or "docx".
 	Kind string `json:"kind"`
 	// MIME is the media type of what is sent (an image after re-encoding).
 	MIME string `json:"mime"`

@@ -37,7 +37,7 @@ const (
 
 var attachTemplates = map[Code]string{
 	AttachTooLarge:           "{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB",
-	AttachUnsupported:        "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text files can be attached",
+	AttachUnsupported:        "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs, Word documents (.docx) and UTF-8 text files can be attached",
 	AttachEmpty:              "{name} is empty",
 	AttachNotUTF8:            "{name} is not UTF-8 text",
 	AttachTextTooLong:        "the text of {name} is {kib} KiB: an attachment's text may be at most {maxKiB} KiB (add it to the knowledge base instead)",

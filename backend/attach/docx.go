@@ -42,12 +42,12 @@ func isDocx(data []byte) bool {
 // w:br and w:cr a newline, table cells in a row are joined by tabs). No
 // served Go docx library was found (go-partial.tsv lists only
 // github.com/ubavic/godocx, without versions). A file that cannot be read
-// is refused as broken (AttachPDFBroken's message names the file); text
+// is refused as unreadable (AttachUnreadable, naming the file); text
 // over MaxTextBytes is refused as too long.
 func prepareDocx(name string, data []byte) (Prepared, error) {
 	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return Prepared{}, pdfBroken(name, err)
+		return Prepared{}, docxBroken(name, err)
 	}
 	var doc *zip.File
 	for _, f := range z.File {
@@ -60,7 +60,7 @@ func prepareDocx(name string, data []byte) (Prepared, error) {
 	}
 	rc, err := doc.Open()
 	if err != nil {
-		return Prepared{}, pdfBroken(name, err)
+		return Prepared{}, docxBroken(name, err)
 	}
 	defer rc.Close()
 	lr := &io.LimitedReader{R: rc, N: maxDocxXMLBytes + 1}
@@ -69,7 +69,7 @@ func prepareDocx(name string, data []byte) (Prepared, error) {
 		return Prepared{}, apperr.New(apperr.AttachTextTooLong, map[string]any{"name": name, "kib": maxDocxXMLBytes >> 10, "maxKiB": MaxTextBytes >> 10})
 	}
 	if err != nil {
-		return Prepared{}, pdfBroken(name, err)
+		return Prepared{}, docxBroken(name, err)
 	}
 	text = strings.TrimSpace(strings.Map(dropControl, text))
 	if len(text) > MaxTextBytes {
@@ -131,4 +131,10 @@ func docxText(d *xml.Decoder) (string, error) {
 			return b.String(), nil
 		}
 	}
+}
+
+// docxBroken is the error of a .docx that cannot be read: AttachUnreadable
+// with the reason (not the PDF's message, which would call it a PDF).
+func docxBroken(name string, err error) error {
+	return apperr.Wrap(apperr.AttachUnreadable, err, map[string]any{"name": name, "detail": err.Error()})
 }

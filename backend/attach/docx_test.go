@@ -50,7 +50,7 @@ func TestPrepareDocxRefused(t *testing.T) {
 		t.Fatalf("plain zip: %v", err)
 	}
 	_, err = Prepare("b.docx", makeZip(t, map[string]string{"word/document.xml": wDoc + "<w:p>"}))
-	if !errors.As(err, &ae) || ae.Code != apperr.AttachPDFBroken {
+	if !errors.As(err, &ae) || ae.Code != apperr.AttachUnreadable {
 		t.Fatalf("broken docx: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 type DocAttachment struct {
 	SHA256 string `json:"sha256"`
 	Name   string `json:"name"`
-	// Kind is "image", "text" or "pdf".
+	// Kind is "image", "text", "pdf" or "docx".
 	Kind string `json:"kind"`
 	MIME string `json:"mime"`
 	// Width and Height are an image's pixel size (absent for documents).

@@ -36,7 +36,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'attach.tooLarge': { template: "{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB", params: ['name', 'mib', 'maxMiB'] },
   'attach.tooMany': { template: "a message may carry at most {max} attachments ({n} were added)", params: ['max', 'n'] },
   'attach.unreadable': { template: "{name} could not be read ({detail})", params: ['name', 'detail'] },
-  'attach.unsupported': { template: "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text files can be attached", params: ['name', 'type'] },
+  'attach.unsupported': { template: "{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs, Word documents (.docx) and UTF-8 text files can be attached", params: ['name', 'type'] },
   'backup.damaged': { template: "the backup {path} cannot be used ({detail}); nothing was changed", params: ['path', 'detail'] },
   'backup.failed': { template: "the backup could not be written to {target} ({detail})", params: ['target', 'detail'] },
   'backup.newer': { template: "the backup {path} was made by a newer playchat ({detail}): update playchat to restore it; nothing was changed", params: ['path', 'detail'] },

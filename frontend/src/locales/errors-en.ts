@@ -237,7 +237,7 @@ const errors: typeof ja = {
     },
     attach: {
       tooLarge: '{name} is {mib} MiB: a file of this kind may be at most {maxMiB} MiB',
-      unsupported: '{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs and UTF-8 text files can be attached',
+      unsupported: '{name} is of a type playchat cannot attach ({type}); images (PNG, JPEG, GIF, WebP), PDFs, Word documents (.docx) and UTF-8 text files can be attached',
       empty: '{name} is empty',
       notUTF8: '{name} is not UTF-8 text',
       textTooLong: 'The text of {name} is {kib} KiB: an attachment’s text may be at most {maxKiB} KiB (add it to the knowledge base instead)',

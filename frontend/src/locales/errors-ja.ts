@@ -235,7 +235,7 @@ export default {
     },
     attach: {
       tooLarge: '{name} は {mib} MiB です。この種類のファイルは {maxMiB} MiB までです',
-      unsupported: '{name} は添付できない種類のファイルです（{type}）。添付できるのは画像（PNG、JPEG、GIF、WebP）、PDF、UTF-8 のテキストファイルです',
+      unsupported: '{name} は添付できない種類のファイルです（{type}）。添付できるのは画像（PNG、JPEG、GIF、WebP）、PDF、Word 文書（.docx）、UTF-8 のテキストファイルです',
       empty: '{name} は空です',
       notUTF8: '{name} は UTF-8 のテキストではありません',
       textTooLong: '{name} のテキストは {kib} KiB あります。添付のテキストは {maxKiB} KiB までです（ナレッジベースに追加してください）',
