@@ -88,7 +88,11 @@ fakellm:
 ## a fake SearXNG, a fake notification server, a fake tray host, a fake Discord,
 ## a small stdio MCP server (the user's own server of e2e-mcptools) and the
 ## generator of long sessions (gensession, built once instead of a go run each)
-## and the maker of the PDF that e2e-attach drops (makepdf)
+## and the maker of the PDF that e2e-attach drops (makepdf); and the window
+## self-tests' test binary (selftest.test), compiled here, before the lanes:
+## compiled in lane 1, the root package once linked the Windows resource
+## file (.syso) that the Windows package build of lane 2 writes into the
+## project root meanwhile, and ld crashed (make test, 2026-12-03)
 e2e-tools: fakellm
 	go build -o build/bin/fakesearch ./backend/websearch/websearchtest/cmd/fakesearch
 	go build -o build/bin/fakediscord ./backend/discord/discordtest/cmd/fakediscord
@@ -97,6 +101,7 @@ e2e-tools: fakellm
 	go build -o build/bin/fakemcp ./backend/mcpclient/mcptest/cmd/fakemcp
 	go build -o build/bin/gensession ./scripts/gensession
 	go build -o build/bin/makepdf ./backend/attach/attachtest/cmd/makepdf
+	go test -c -o build/bin/selftest.test .
 
 ## e2e: the built app under Xvfb, driven through its window, against the fake
 ## server, in two lanes side by side (see test). Lane 1 (e2e-lane1): main
@@ -139,7 +144,7 @@ e2e-lane1: $(E2E_DEPS)
 	$(T) scripts/e2e-mcptools.sh
 	$(T) scripts/e2e-failures.sh
 	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) FAKELLM_BIN=$(CURDIR)/build/bin/fakellm scripts/e2e-api.sh
-	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -n "$${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" go test -count=1 -run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing|TestTheHeader' -v .
+	$(T) env PLAYCHAT_BIN=$(CURDIR)/$(BIN) dbus-run-session -- xvfb-run -a -n "$${E2E_DISPLAY_FROM:-99}" -s "-screen 0 1280x900x24" build/bin/selftest.test -test.count=1 -test.run 'TestRecovered|TestWebMemory|TestWebRelease|TestWebProcessCrash|TestWebNavigation|TestTheWindowLoadsNothing|TestTheHeader' -test.v
 
 e2e-lane2: $(E2E_DEPS)
 	E2E_DISPLAY_FROM=150 $(T) scripts/e2e-long.sh
