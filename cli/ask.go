@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"playchat/backend/apperr"
 	"playchat/backend/attach"
 	"playchat/backend/chat"
 	"playchat/backend/config"
 	"playchat/backend/event"
+	"playchat/backend/store"
 )
 
 // ask runs one turn. Plain mode streams the reply to stdout and prints the
@@ -84,8 +86,18 @@ func ask(ctx context.Context, args []string, env Env) error {
 	if errors.Is(err, chat.ErrNoModel) {
 		err = noModelError{dotEnv: filepath.Join(c.DataDir, config.DotEnvFile)}
 	}
+	if apperr.CodeOf(err) == apperr.ChatAttachmentTooLong {
+		err = tooLongHint{err: err, fit: *fit}
+	}
 	if err != nil {
 		return em.fatal(err)
+	}
+	if !em.json {
+		for _, f := range turn.UserMessage.Files {
+			if part := sentPart(f); part != "" {
+				fmt.Fprintf(env.Stderr, "sent: %s of %s\n", part, f.Name)
+			}
+		}
 	}
 	stop := context.AfterFunc(ctx, func() { c.Chat.Stop(turn.ID) })
 	defer stop()
@@ -106,6 +118,36 @@ func (e noModelError) Error() string {
 }
 
 func (e noModelError) Unwrap() error { return chat.ErrNoModel }
+
+// tooLongHint is apperr.ChatAttachmentTooLong worded for the terminal: the
+// window's offer is --fit here, and with --fit already given (nothing of
+// some document fits) the way left is the knowledge base.
+type tooLongHint struct {
+	err error
+	fit bool
+}
+
+func (e tooLongHint) Error() string {
+	if e.fit {
+		return e.err.Error() + " — not even the first page or line of every document fits, so --fit cannot send a part: " +
+			"put the file in the knowledge base folder instead (playchat kb import --source DIR)"
+	}
+	return e.err.Error() + " — run again with --fit to send only the part that fits"
+}
+
+func (e tooLongHint) Unwrap() error { return e.err }
+
+// sentPart is the part of document f a message sent ("pages 1-20 of 40",
+// "characters 1-15000 of 40000"), "" when all of it went.
+func sentPart(f store.MessageFile) string {
+	switch {
+	case f.SentPages > 0 && f.Pages > f.SentPages:
+		return attach.PagesPart(f.SentPages, f.Pages)
+	case f.SentChars > 0:
+		return attach.CharsPart(f.SentChars, utf8.RuneCountInString(f.Text))
+	}
+	return ""
+}
 
 // printer is the CLI's event.Emitter.
 type printer struct {

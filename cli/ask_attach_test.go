@@ -67,9 +67,21 @@ func TestAskAttachFitSendsOnlyThePartThatFits(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "report.pdf is too long for this model") || len(srv.ChatRequests()) != 0 {
 		t.Fatalf("without --fit: exit %d, %s, %d requests", r.code, r.stderr, len(srv.ChatRequests()))
 	}
+	// The terminal's way to the offer's answer is named.
+	if !strings.Contains(r.stderr, "run again with --fit") {
+		t.Fatalf("the refusal does not name --fit: %s", r.stderr)
+	}
+	js := runCLI(t, env, "", "ask", "--json", "--attach", doc, "summarise")
+	if js.code == 0 || !strings.Contains(js.stdout, `"code":"chat.attachmentTooLong"`) || !strings.Contains(js.stdout, "--fit") {
+		t.Fatalf("--json refusal: exit %d, %s", js.code, js.stdout)
+	}
 	r = runCLI(t, env, "", "ask", "--fit", "--attach", doc, "summarise")
 	if r.code != 0 || len(srv.ChatRequests()) != 1 {
 		t.Fatalf("with --fit: exit %d, %s", r.code, r.stderr)
+	}
+	// It says which part went.
+	if !strings.Contains(r.stderr, "sent: pages 1-") || !strings.Contains(r.stderr, " of 40 of report.pdf") {
+		t.Fatalf("--fit does not say which part was sent: %s", r.stderr)
 	}
 	msgs := srv.ChatRequests()[0].Messages
 	parts := msgs[len(msgs)-1].MultiContent

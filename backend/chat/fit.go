@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"sort"
 	"unicode/utf8"
 
 	"playchat/backend/apperr"
@@ -47,19 +48,35 @@ type fitResult struct {
 	complete bool
 }
 
-// fitDocuments shares room tokens among the documents of files in order:
-// each takes its whole block while it fits, else the longest part of it
-// that fits (fitPart). The files given are not changed.
+// fitDocuments shares room tokens among the documents of files: first as
+// many as fit go whole, the smallest first (so two documents where one is
+// short send that one whole, rather than the long one's part and nothing of
+// the short one); then the documents left take, in message order, the
+// longest part of each that fits what remains (fitPart). The files given
+// are not changed.
 func fitDocuments(counter tokens.Counter, room int, files []store.MessageFile) fitResult {
 	res := fitResult{files: append([]store.MessageFile(nil), files...), first: -1, complete: true}
+	type doc struct{ i, tokens int }
+	var docs []doc
 	for i := range res.files {
 		f := &res.files[i]
 		if f.Kind == attach.KindImage {
 			continue
 		}
 		f.SentPages, f.SentChars = 0, 0
-		if c := counter.Count(fileBlock(*f)); c <= room {
-			room -= c
+		docs = append(docs, doc{i, counter.Count(fileBlock(*f))})
+	}
+	sort.SliceStable(docs, func(a, b int) bool { return docs[a].tokens < docs[b].tokens })
+	whole := map[int]bool{}
+	for _, d := range docs {
+		if d.tokens <= room {
+			room -= d.tokens
+			whole[d.i] = true
+		}
+	}
+	for i := range res.files {
+		f := &res.files[i]
+		if f.Kind == attach.KindImage || whole[i] {
 			continue
 		}
 		if res.first < 0 {

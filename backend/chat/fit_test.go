@@ -171,16 +171,17 @@ func TestFitAttachmentsChangesNothingThatFitsAndATooLongTextIsNoOffer(t *testing
 	}
 }
 
-// Two documents where the second cannot send even its beginning once the
-// first takes its part: the offer has no part to send (fitPages 0), and
-// FitAttachments is refused too, never sending one document cut and the
-// other left out.
+// Two long documents where the second cannot send even its first page
+// once the first takes its part: the offer has no part to send (fitPages
+// 0), and FitAttachments is refused too, never sending one document cut
+// and the other left out.
 func TestNoPartIsOfferedWhenADocumentCannotSendItsBeginning(t *testing.T) {
 	srv := echoServer(t)
 	c := newCore(t, srv, "CONTEXT_WINDOW_TOKENS=6000", "MAX_OUTPUT_TOKENS=500")
 	ctx := context.Background()
-	oneLine := prepared(t, "one-line.json", []byte(`{"k":"`+strings.Repeat("v", 900)+`"}`))
-	req := chat.TurnRequest{Text: "compare", Attachments: []attach.Prepared{longPDF(t, 40), oneLine}}
+	second := longPDF(t, 40)
+	second.Name = "annex.pdf"
+	req := chat.TurnRequest{Text: "compare", Attachments: []attach.Prepared{longPDF(t, 40), second}}
 	for _, fit := range []bool{false, true} {
 		req.FitAttachments = fit
 		_, err := c.Chat.Start(ctx, req, &recorder{})
@@ -191,5 +192,40 @@ func TestNoPartIsOfferedWhenADocumentCannotSendItsBeginning(t *testing.T) {
 	}
 	if n := srv.RequestCount(llmtest.PathChat); n != 0 {
 		t.Fatalf("%d requests", n)
+	}
+}
+
+// A long document and a short one (found by a new-user try: the offer
+// said neither fits "even in part"): the short one goes whole, whatever
+// its place in the message, and the long one offers the pages that fit
+// beside it; sent with FitAttachments, both are in the request.
+func TestAShortDocumentGoesWholeBesideTheLongOnesPart(t *testing.T) {
+	srv := echoServer(t)
+	c := newCore(t, srv, "CONTEXT_WINDOW_TOKENS=6000", "MAX_OUTPUT_TOKENS=500")
+	ctx := context.Background()
+	short := prepared(t, "one-line.json", []byte(`{"k":"`+strings.Repeat("v", 900)+`"}`))
+	req := chat.TurnRequest{Text: "compare", Attachments: []attach.Prepared{longPDF(t, 40), short}}
+	_, err := c.Chat.Start(ctx, req, &recorder{})
+	in := apperr.InfoOf(err)
+	fit, _ := in.Params["fitPages"].(int)
+	if in.Code != apperr.ChatAttachmentTooLong || in.Params["name"] != "report.pdf" || fit < 2 || in.Params["docs"] != 2 {
+		t.Fatalf("Start = %v %+v, want pages of report.pdf offered", err, in.Params)
+	}
+	req.FitAttachments = true
+	tr, err := c.Chat.Start(ctx, req, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := tr.Wait(); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	var blocks []string
+	for _, p := range userParts(t, srv) {
+		if strings.HasPrefix(p.Text, attach.BlockPrefix) {
+			blocks = append(blocks, p.Text)
+		}
+	}
+	if len(blocks) != 2 || !strings.Contains(blocks[0], fmt.Sprintf(`part="pages 1-%d of 40"`, fit)) || blocks[1] != attach.Block(short.Name, short.MIME, short.Text) {
+		t.Fatalf("blocks sent: %d\n%.200s", len(blocks), strings.Join(blocks, "\n---\n"))
 	}
 }
