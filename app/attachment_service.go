@@ -227,6 +227,19 @@ func (s *AttachmentService) AddToKnowledge(id string) (string, error) {
 	return rel, nil
 }
 
+// Text returns a stored document's text as it went to the model (a PDF's
+// page by page with "[page N]" lines), for the viewer a document chip in
+// the history opens. sha is the file's SHA-256 as Attachment gives it; at
+// most attach.MaxTextBytes (1 MiB) is stored for a document. Errors: a file
+// no message refers to any more (attach.missing).
+func (s *AttachmentService) Text(sha string) (string, error) {
+	c, err := s.app.backend()
+	if err != nil {
+		return "", err
+	}
+	return c.DB.AttachmentText(context.Background(), sha)
+}
+
 // DataURL returns a stored attachment's bytes as a data URL (an image shown
 // in the history; a document opened from its chip). sha is the file's
 // SHA-256 as Attachment gives it.

@@ -98,6 +98,13 @@ func TestChosenFilesAreStagedSentAndShownInTheHistory(t *testing.T) {
 	if err != nil || !strings.HasPrefix(url, "data:image/png;base64,") {
 		t.Fatalf("data URL %.40s %v", url, err)
 	}
+	// A document chip opens its text; an unknown file is a coded error.
+	if text, err := svc.Text(ms[0].Attachments[1].SHA256); err != nil || text != "# hello\n" {
+		t.Fatalf("document text %q %v", text, err)
+	}
+	if _, err := svc.Text(strings.Repeat("0", 64)); apperr.CodeOf(err) != apperr.AttachMissing {
+		t.Fatalf("text of an unknown file: %v", err)
+	}
 	if got := svc.TakesImages("openai/gpt-3.5-turbo"); got != "no" {
 		t.Errorf("gpt-3.5-turbo takes images: %s", got)
 	}

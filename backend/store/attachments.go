@@ -290,6 +290,20 @@ func (d *DB) AttachmentMIME(ctx context.Context, sha string) (string, error) {
 	return mimes[0], nil
 }
 
+// AttachmentText returns the text of stored document sha as it went to
+// the model (a PDF's with its "[page N]" markers; "" for an image); a file
+// no row records is a coded AttachMissing error.
+func (d *DB) AttachmentText(ctx context.Context, sha string) (string, error) {
+	var texts []string
+	if err := d.bun.NewRaw(`SELECT text FROM attachments WHERE sha256 = ?`, sha).Scan(ctx, &texts); err != nil {
+		return "", err
+	}
+	if len(texts) == 0 {
+		return "", apperr.New(apperr.AttachMissing, map[string]any{"sha": sha})
+	}
+	return texts[0], nil
+}
+
 // StoreFiles writes the bytes of files (content-addressed, as InsertMessage
 // does) and then runs fn, which links them to messages in its transaction
 // (LinkFiles); no sweep runs in between. A session import stores many

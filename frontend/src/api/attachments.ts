@@ -47,6 +47,9 @@ export const addToKnowledge = (id: string): Promise<string> => call(() => Attach
 /** A stored attachment's bytes as a data URL (by its SHA-256). */
 export const dataURL = (sha256: string): Promise<string> => call(() => AttachmentService.DataURL(sha256))
 
+/** A stored document's text as it went to the model (by its SHA-256): what its chip in the history opens. */
+export const text = (sha256: string): Promise<string> => call(() => AttachmentService.Text(sha256))
+
 /** Whether `model` ("provider/model") is known to take images. */
 export async function takesImages(model: string): Promise<TakesImages> {
   const v = await call(() => AttachmentService.TakesImages(model))

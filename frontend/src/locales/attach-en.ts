@@ -21,6 +21,14 @@ const attach: typeof ja = {
     imageFailed: 'The image {name} cannot be shown',
     open: 'Open {name}',
     close: 'Close',
+    viewer: {
+      label: 'Document {name}',
+      loading: 'Reading {name}…',
+      failed: '{name} cannot be shown: {reason}',
+      copy: 'Copy text',
+      copied: 'Copied',
+      sentNote: 'The model got only the part named above.',
+    },
     fit: {
       label: 'Document too long for the model',
       pages: 'This document is too long for the model: pages 1–{fit} of the {total} pages of {name} fit.',

@@ -20,6 +20,14 @@ const attach = {
     open: '{name} を開く',
     close: '閉じる',
     // 添付文書がモデルに収まらないときの提案（送信エラー chat.attachmentTooLong）
+    viewer: {
+      label: '文書 {name}',
+      loading: '{name} を読み込んでいます…',
+      failed: '{name} を表示できません：{reason}',
+      copy: 'テキストをコピー',
+      copied: 'コピーしました',
+      sentNote: 'モデルに送ったのは上に示した部分だけです。',
+    },
     fit: {
       label: 'モデルに収まらない文書',
       pages: 'この文書はモデルには長すぎます。{name} の {total} ページのうち 1〜{fit} ページが収まります。',

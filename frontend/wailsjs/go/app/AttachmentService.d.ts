@@ -23,3 +23,5 @@ export function Restage(arg1:string,arg2:number):Promise<Array<app.StagedAttachm
 export function SetTakesImages(arg1:string,arg2:string):Promise<app.ImageSetting>;
 
 export function TakesImages(arg1:string):Promise<string>;
+
+export function Text(arg1:string):Promise<string>;

@@ -45,3 +45,7 @@ export function SetTakesImages(arg1, arg2) {
 export function TakesImages(arg1) {
   return window['go']['app']['AttachmentService']['TakesImages'](arg1);
 }
+
+export function Text(arg1) {
+  return window['go']['app']['AttachmentService']['Text'](arg1);
+}
