@@ -91,8 +91,19 @@ for n, kb in pss.most_common():
 EOF
   done
 }
-# pss_line: "N MiB (app=… WebKitWebProces=… …)".
-pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# }; anon $(anon) MiB)"; }
+# anon_parts: "app=… WebKitNetworkPr=… WebKitWebProces=…", the anonymous
+# memory of each process in MiB (which process grows, issue 22).
+anon_parts() {
+  local p kb out=""
+  for p in $(tree "$APP_PID"); do
+    [ -r "/proc/$p/smaps_rollup" ] || continue
+    kb=$(awk '/^Pss_Anon:/{print $2}' "/proc/$p/smaps_rollup")
+    out="$out $(tr -d '\0' <"/proc/$p/comm")=$((${kb:-0} / 1024))"
+  done
+  echo "${out# }"
+}
+# pss_line: "N MiB (app=… WebKitWebProces=… …; anon N MiB: app=… …)".
+pss_line() { local t; pss >/dev/null; t=$(pss); echo "$t MiB (${PSS_PARTS# }; anon $(anon) MiB: $(anon_parts))"; }
 # settle: every PSS reading is taken SETTLE seconds after the last thing
 # the window did — after a turn as after the fresh start — so that each
 # compares the app at rest (its Go heap's garbage is returned IdleTrimDelay
@@ -180,6 +191,15 @@ releases=$(grep -c '^WEBRELEASE' "$ART/app.log" || true)
 say "web process releases after turns: ${releases:-0}$( ((${releases:-0} > 0)) && grep '^WEBRELEASE' "$ART/app.log" |
   awk '{s += $4; if ($4 > m) m = $4} END {printf ", %.0f ms on average, %.0f ms at most", s / NR, m}')"
 
+# The page's JavaScript heap after the last release (the web extension's
+# JSHEAP lines, printed with PLAYCHAT_DEBUG_MEMSTATS): what the page itself
+# still holds, as against what WebKit's allocators keep around it.
+jsheap() {
+  grep '^JSHEAP ' "$1" 2>/dev/null | tail -1 | sed 's/^JSHEAP //' |
+    jq -r '"\(.heapSize / 1048576 * 10 | floor / 10) MiB live of \(.heapCapacity / 1048576 * 10 | floor / 10) MiB, \(.objectCount) objects"' 2>/dev/null
+}
+say "page's JavaScript heap after the last release: $(jsheap "$ART/app.log")"
+
 # A fresh start showing the same session (the most recent, first in the list).
 stop_app
 start_app
@@ -191,6 +211,7 @@ smaps_dump fresh
 cp "$WORK/app.log" "$ART/app-fresh.log" 2>/dev/null || true
 shot fresh
 say "fresh start showing the same session: PSS $(pss_line)"
+say "fresh start's JavaScript heap after its release: $(jsheap "$ART/app-fresh.log")"
 say "ratio end/fresh: $(awk -v a="$PSS_END" -v b="$PSS_FRESH" 'BEGIN{printf "%.2f", a/b}'), end/after-first-turn: $(awk -v a="$PSS_END" -v b="$PSS_FIRST" 'BEGIN{printf "%.2f", a/b}')"
 say "anon ratio end/fresh: $(awk -v a="$ANON_END" -v b="$ANON_FRESH" 'BEGIN{printf "%.2f", a/b}'), end/after-first-turn: $(awk -v a="$ANON_END" -v b="$ANON_FIRST" 'BEGIN{printf "%.2f", a/b}')"
 say "no freeze in $TURNS turns"

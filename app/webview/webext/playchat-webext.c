@@ -32,7 +32,9 @@
  * Built by `make` (target webext) into libplaychat-webext.so beside this file.
  */
 #include <webkit2/webkit-web-extension.h>
+#include <JavaScriptCore/JavaScript.h>
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -46,6 +48,38 @@ typedef void (*release_fn)(void *self, bool critical, bool synchronous);
 static singleton_fn handler_singleton;
 static release_fn handler_release;
 static GPtrArray *pages; /* WebKitWebPage*, weak */
+
+/* JavaScriptCore's heap statistics of a context: heapSize, heapCapacity,
+ * extraMemorySize, objectCount, objectTypeCounts (class name → live
+ * objects) … Exported by libjavascriptcoregtk, declared only in its private
+ * JSBasePrivate.h. */
+JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
+
+/* With PLAYCHAT_DEBUG_MEMSTATS set (the app's debug memory statistics,
+ * app/webview/memstats.go), every release is followed by a "JSHEAP {…}"
+ * line on stderr: the page's JavaScript heap after it, as
+ * JSGetMemoryUsageStatistics reports it — what the page still holds, as
+ * against what the allocators keep (issue 22). */
+static void print_js_heap(WebKitWebPage *page) {
+	/* The JSCContext API has no heap statistics: the older C API's context
+	 * (deprecated in this WebKit, still exported). */
+	G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+	WebKitFrame *frame = webkit_web_page_get_main_frame(page);
+	JSGlobalContextRef ctx = frame != NULL ? webkit_frame_get_javascript_global_context(frame) : NULL;
+	G_GNUC_END_IGNORE_DEPRECATIONS
+	if (ctx == NULL)
+		return;
+	JSObjectRef stats = JSGetMemoryUsageStatistics(ctx);
+	JSStringRef json = stats != NULL ? JSValueCreateJSONString(ctx, stats, 0, NULL) : NULL;
+	if (json == NULL)
+		return;
+	size_t max = JSStringGetMaximumUTF8CStringSize(json);
+	char *buf = g_malloc(max);
+	JSStringGetUTF8CString(json, buf, max);
+	g_printerr("JSHEAP %s\n", buf);
+	g_free(buf);
+	JSStringRelease(json);
+}
 
 static long resident_kib(void) {
 	long size = 0, resident = 0;
@@ -116,6 +150,8 @@ static gboolean message_received(WebKitWebExtension *extension, WebKitUserMessag
 	double ms = (g_get_monotonic_time() - start) / 1000.0;
 	long after = resident_kib();
 	for (guint i = 0; i < pages->len; i++) {
+		if (getenv("PLAYCHAT_DEBUG_MEMSTATS") != NULL)
+			print_js_heap(g_ptr_array_index(pages, i));
 		WebKitUserMessage *report = webkit_user_message_new("playchat.memory-released",
 			g_variant_new("(sdxx)", how, ms, (gint64)before, (gint64)after));
 		webkit_web_page_send_message_to_view(g_ptr_array_index(pages, i), report, NULL, NULL, NULL);
