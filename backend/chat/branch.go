@@ -121,7 +121,16 @@ func (s *Service) Regenerate(ctx context.Context, req RegenerateRequest, em even
 		return nil, err
 	}
 	if len(files[question.ID]) > 0 {
-		fitted, err := s.checkFits(model, set, question.Content, nil, files[question.ID], req.FitAttachments)
+		place := fitPlace{system: store.DecodeChatSettings(sess.Settings).SystemPrompt, before: func() ([]store.Message, error) {
+			var before []store.Message
+			for _, m := range branch[:qi] {
+				if m.ArchivedAt == nil {
+					before = append(before, m)
+				}
+			}
+			return before, s.db.LoadFiles(ctx, before)
+		}}
+		fitted, err := s.checkFits(model, set, question.Content, nil, files[question.ID], req.FitAttachments, place)
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +184,16 @@ func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (
 	if err != nil {
 		return nil, err
 	}
-	files, err := s.checkFits(model, set, req.Text, nil, kept[orig.ID], req.FitAttachments)
+	place := fitPlace{system: store.DecodeChatSettings(sess.Settings).SystemPrompt, before: func() ([]store.Message, error) {
+		active, err := s.db.ActiveHistory(ctx, sess.ID)
+		for i, m := range active {
+			if m.ID == orig.ID {
+				return active[:i], err
+			}
+		}
+		return active, err
+	}}
+	files, err := s.checkFits(model, set, req.Text, nil, kept[orig.ID], req.FitAttachments, place)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +255,14 @@ func (s *Service) sessionBusy(sessionID string) bool {
 // back with the part of each document that fits set, unless some document
 // cannot send even its first page or character. Without an error the files
 // come back as given (fit or not: they fit whole).
-func (s *Service) checkFits(model string, set Settings, text string, extra []string, files []store.MessageFile, fit bool) ([]store.MessageFile, error) {
+//
+// Documents must also leave room for what the turn sends before any layer
+// and for the smallest layers (conversationReserve, read from place only
+// when the message has documents): a document, or the part of one, that
+// took all of the room pushed the conversation and the current time out of
+// the request (issue 25). Images and the message's text alone are held to
+// the input budget only, as before.
+func (s *Service) checkFits(model string, set Settings, text string, extra []string, files []store.MessageFile, fit bool, place fitPlace) ([]store.MessageFile, error) {
 	if err := checkImagesTaken(model, set, files); err != nil {
 		return nil, err
 	}
@@ -246,9 +271,21 @@ func (s *Service) checkFits(model string, set Settings, text string, extra []str
 	fixed := counter.Count(withExtra(BasePrompt(), extra)) + counter.Count(text) + 2*tokens.MessageOverhead +
 		s.toolTokens(counter, budget, model, false)
 	used := fixed + filesTokens(counter, files)
-	if used <= budget.Input {
+	if !hasDocuments(files) {
+		if used <= budget.Input {
+			return files, nil
+		}
+		return nil, tooLongError(used, budget.Input, fitResult{first: -1}, false)
+	}
+	reserve, err := place.reserve(counter, budget)
+	if err != nil {
+		return nil, err
+	}
+	if used+reserve <= budget.Input {
 		return files, nil
 	}
+	fixed += reserve
+	used += reserve
 	images := 0
 	for _, f := range files {
 		if f.Kind == attach.KindImage {

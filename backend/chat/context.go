@@ -237,6 +237,17 @@ func buildContextWith(ctx context.Context, counter tokens.Counter, b Budget, bas
 		rep.Attachments += c - own
 		keep++
 	}
+	// A conversation cut short starts with a question: a reply whose
+	// question was left out goes too (the model would read an answer to
+	// nothing, and some providers want the first message to be the
+	// user's).
+	for keep > 0 && keep < len(rest) && rest[len(rest)-keep].Role != store.RoleUser {
+		c, own := countMsg(rest[len(rest)-keep])
+		used -= c
+		rep.History.Tokens -= own
+		rep.Attachments -= c - own
+		keep--
+	}
 	out.Dropped = len(rest) - keep
 	rep.History.Sent, rep.History.LeftOut = keep, out.Dropped
 	rep.Used = used

@@ -55,6 +55,31 @@ func TestContextFitsTheBudgetDroppingTheOldestHistoryFirst(t *testing.T) {
 	}
 }
 
+// A history cut short never starts with a reply whose question was left
+// out (a new-user try saw the request open with an old answer to
+// nothing): whatever the budget, the first history message sent is the
+// user's, and the report counts only what was sent.
+func TestACutHistoryStartsWithAQuestion(t *testing.T) {
+	c := tokens.Estimate
+	hist := history(21, 80) // ~25 tokens each; user messages at even indexes
+	for input := 150; input <= 500; input += 7 {
+		b := Budget{Input: input, LayerShare: 0.25}
+		got, err := buildContext(context.Background(), c, b, "base", 0, nil, layer.Query{}, hist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Dropped == 0 {
+			t.Fatalf("budget %d: nothing dropped", input)
+		}
+		if first := got.Messages[1]; first.Role != store.RoleUser {
+			t.Fatalf("budget %d: the history starts with %s %q", input, first.Role, first.Content[:3])
+		}
+		if r := got.Report; r.History.Sent+r.History.LeftOut != 20 || r.History.Sent != len(got.Messages)-2 {
+			t.Fatalf("budget %d: report sent %d + left out %d, request has %d history messages", input, r.History.Sent, r.History.LeftOut, len(got.Messages)-2)
+		}
+	}
+}
+
 func TestALargeLayerIsCutToItsShareAndNeverPushesOutRecentMessages(t *testing.T) {
 	c := tokens.Estimate
 	b := Budget{Input: 1000, LayerShare: 0.25}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"playchat/backend/apperr"
@@ -19,6 +20,59 @@ import (
 // first characters — in a block that names that part (attach.PartBlock);
 // or add the file to the knowledge base instead (the window's
 // AttachmentService.AddToKnowledge).
+
+// layerReserveShare is the share of the input budget a message's documents
+// leave to the system layers: room for the smallest of them (the current
+// time, the notes index) when a document fills the rest.
+const layerReserveShare = 0.05
+
+// fitPlace is what a message with documents is sent with: the chat's own
+// system prompt and the conversation before the message (read only when
+// the message has documents).
+type fitPlace struct {
+	system string
+	// before returns the active messages before the message, oldest first
+	// (nil: a new chat).
+	before func() ([]store.Message, error)
+}
+
+// reserve is the room, in tokens, the message's documents leave for what
+// buildContextWith gives room before any layer — the chat's own system
+// prompt and the newest minRecentMessages of the conversation (with their
+// attachments; at most a quarter of the input budget) — and
+// layerReserveShare of the budget for the layers. The conversation before
+// it goes whole when it is shorter.
+func (p fitPlace) reserve(counter tokens.Counter, b Budget) (int, error) {
+	r := int(float64(b.Input) * layerReserveShare)
+	if sys := strings.TrimSpace(p.system); sys != "" {
+		r += counter.Count(sys) + tokens.MessageOverhead
+	}
+	if p.before == nil {
+		return r, nil
+	}
+	before, err := p.before()
+	if err != nil {
+		return 0, err
+	}
+	hist := historyMessages(before)
+	conv := 0
+	for i := len(hist) - 1; i >= 0 && len(hist)-i <= minRecentMessages; i-- {
+		c, _ := messageTokens(counter, hist[i])
+		conv += c
+	}
+	return r + min(conv, b.Input/4), nil
+}
+
+// hasDocuments reports whether files hold a document (anything but an
+// image).
+func hasDocuments(files []store.MessageFile) bool {
+	for _, f := range files {
+		if f.Kind != attach.KindImage {
+			return true
+		}
+	}
+	return false
+}
 
 // fileBlock is the text block a document adds to a request: the whole
 // text (attach.Block), or the part the message sent (attach.PartBlock)

@@ -229,3 +229,51 @@ func TestAShortDocumentGoesWholeBesideTheLongOnesPart(t *testing.T) {
 		t.Fatalf("blocks sent: %d\n%.200s", len(blocks), strings.Join(blocks, "\n---\n"))
 	}
 }
+
+// The part of a document that fits leaves room for the conversation (issue
+// 25, found by a new-user try): in a chat with a question and its reply,
+// "send pages 1–N" of a long PDF filled the whole request, so the earlier
+// question was left out — its reply went first, answering nothing — and so
+// was the current time. Now the offer's part leaves room for the newest
+// messages and the smallest layers: the request holds the earlier question
+// and reply, and the clock.
+func TestThePartThatFitsLeavesRoomForTheConversation(t *testing.T) {
+	srv := echoServer(t)
+	c := newCore(t, srv, "CONTEXT_WINDOW_TOKENS=6000", "MAX_OUTPUT_TOKENS=500")
+	ctx := context.Background()
+	first := strings.Repeat("An earlier question about the harbour and its ships. ", 20)
+	res, _, sid := turn(t, c, "", first)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	req := chat.TurnRequest{SessionID: sid, Text: "What does the report say about the budget?", Attachments: []attach.Prepared{longPDF(t, 40)}}
+	_, err := c.Chat.Start(ctx, req, &recorder{})
+	if apperr.CodeOf(err) != apperr.ChatAttachmentTooLong {
+		t.Fatalf("Start = %v, want the offer", err)
+	}
+	req.FitAttachments = true
+	tr, err := c.Chat.Start(ctx, req, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tr.Wait()
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if r.Context.History.LeftOut != 0 || r.Context.History.Sent != 2 {
+		t.Fatalf("history sent %d, left out %d: the part pushed the conversation out", r.Context.History.Sent, r.Context.History.LeftOut)
+	}
+	msgs := srv.ChatRequests()[len(srv.ChatRequests())-1].Messages
+	var roles []string
+	clock := false
+	for _, m := range msgs {
+		roles = append(roles, m.Role)
+		clock = clock || (m.Role == "system" && strings.Contains(m.Content, "# Current time"))
+	}
+	if got := strings.Join(roles[len(roles)-3:], ","); got != "user,assistant,user" || !strings.Contains(msgs[len(msgs)-3].Content, "harbour") {
+		t.Fatalf("the request ends %s, want the earlier question, its reply and the new one", got)
+	}
+	if !clock {
+		t.Fatal("the current time was left out of the request")
+	}
+}

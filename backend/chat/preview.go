@@ -33,10 +33,13 @@ type PreviewRequest struct {
 // types. It calls no model, embeds nothing (layers see layer.Query.Preview)
 // and writes nothing. A draft too long for the model gives a report with
 // TooLong set, not an error. files are the files waiting in the message
-// box, counted as the draft's (the report's Attachments). When they cannot
-// all go with the draft, the report is the draft's without them: sending
-// then makes the offer to send the part that fits (checkFits), and the
-// meter must not say the draft itself is too long.
+// box, counted as the draft's (the report's Attachments). When its
+// documents would not fit beside the conversation (checkFits' rule: sending
+// makes the offer to send the part that fits), the report is the one of
+// the draft with its images only, its documents then counted in full in
+// Attachments and Used, with AttachmentsTooLong set: the meter shows that
+// they do not fit without saying the draft itself is too long (Send stays
+// possible and brings the offer).
 func (s *Service) Preview(ctx context.Context, req PreviewRequest, files ...attach.Prepared) (ContextReport, error) {
 	set := s.settings()
 	var sess store.Session
@@ -63,15 +66,35 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest, files ...atta
 		}
 	}
 	draft := store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text, Files: filesOf(files)}
-	history = append(history, draft)
 	counter := s.counts.wrap(counterFor(model))
+	// Documents that sending would refuse with the offer are measured
+	// apart: the draft goes to the context with its images only.
+	var offered []store.MessageFile
+	if hasDocuments(draft.Files) {
+		before := append([]store.Message(nil), history...)
+		place := fitPlace{system: cs.SystemPrompt, before: func() ([]store.Message, error) { return before, nil }}
+		if _, err := s.checkFits(model, set, req.Text, nil, draft.Files, false, place); apperr.CodeOf(err) == apperr.ChatAttachmentTooLong {
+			var images []store.MessageFile
+			for _, f := range draft.Files {
+				if f.Kind == attach.KindImage {
+					images = append(images, f)
+				} else {
+					offered = append(offered, f)
+				}
+			}
+			draft.Files = images
+		}
+	}
+	history = append(history, draft)
 	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true, KBDomain: cs.KBDomain}
 	tc := s.chooseTools(counter, budget, model, false)
 	built, err := buildContextWith(ctx, counter, budget, BasePrompt(), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
-	if len(draft.Files) > 0 && apperr.CodeOf(err) == apperr.ChatTooLongForModel {
-		history[len(history)-1].Files = nil // the files do not fit: the offer's case
-		built, err = buildContextWith(ctx, counter, budget, BasePrompt(), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
+	if len(offered) > 0 && err == nil {
+		docs := filesTokens(counter, offered)
+		built.Report.Attachments += docs
+		built.Report.Used += docs
+		built.Report.AttachmentsTooLong = true
 	}
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {

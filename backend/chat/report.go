@@ -64,6 +64,13 @@ type ContextReport struct {
 	// message alone exceed Input: the turn would fail (Layers and History
 	// are then empty).
 	TooLong bool `json:"tooLong"`
+	// AttachmentsTooLong is true, in a preview, when the draft's documents
+	// do not fit beside the conversation: sending brings the offer to send
+	// the part that fits or to add them to the knowledge base instead
+	// (checkFits). Attachments and Used then count the documents in full,
+	// so Used may exceed Input; the rest of the report is the draft's with
+	// its images only.
+	AttachmentsTooLong bool `json:"attachmentsTooLong,omitempty"`
 }
 
 // HistoryUsage is the part of the context that is the conversation (layer 5).

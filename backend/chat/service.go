@@ -290,7 +290,12 @@ func (s *Service) Start(ctx context.Context, req TurnRequest, em event.Emitter) 
 	}
 	// A message too long for the model even alone is refused before
 	// anything is stored (a new session included).
-	files, err := s.checkFits(model, applyChat(set, chatOf(sess, newChat)), req.Text, req.ExtraSystem, files, req.FitAttachments)
+	cs := chatOf(sess, newChat)
+	place := fitPlace{system: cs.SystemPrompt}
+	if sess.ID != "" {
+		place.before = func() ([]store.Message, error) { return s.db.ActiveHistory(ctx, sess.ID) }
+	}
+	files, err := s.checkFits(model, applyChat(set, cs), req.Text, req.ExtraSystem, files, req.FitAttachments, place)
 	if err != nil {
 		return nil, err
 	}

@@ -93,6 +93,17 @@ describe('context meter helpers', () => {
     expect(segments(overBudget()).map((s) => s.key)).not.toContain('tools')
   })
 
+  it('keeps the attachments part of a report: its segment and its line of what was sent (issue 25)', () => {
+    // A report as the adapter gets it from Go: normalizeReport dropped the
+    // field, so the files never showed in the bar or the breakdown.
+    const r = overBudget({ attachments: 3400 } as never)
+    expect(r.attachments).toBe(3400)
+    expect(segments(r).find((s) => s.key === 'attachments')).toMatchObject({ tokens: 3400 })
+    const w = mount(ContextReportPanel, { props: { report: r, title: 'x' }, global: { plugins: [testI18n()] } })
+    expect(w.get('[data-testid="context-sent-attachments"]').text()).toContain('3.4k tokens')
+    expect(normalizeReport({ layers: [] } as never).attachments).toBe(0)
+  })
+
   it('turns Go nulls into empty lists', () => {
     const r = normalizeReport({ window: 8, layers: [{ layer: 'kb', tokens: 1, fullTokens: 1, included: null, leftOut: null }] } as never)
     expect(r.layers[0].included).toEqual([])
@@ -204,6 +215,26 @@ describe('ContextMeter', () => {
     files.forget('s1', ['f1'])
     await vi.runAllTimersAsync()
     expect(api.preview).toHaveBeenLastCalledWith('s1', '', '', undefined, [])
+    w.unmount()
+  })
+
+  it('says when the staged documents do not fit, counts them in full, and leaves Send enabled for the offer (issue 25)', async () => {
+    // A 300-page PDF staged for a small model: the meter read the draft
+    // alone ("nothing was left out") — now it counts the document, marks
+    // the part as cut and says Send brings the offer, without blocking it.
+    api.preview.mockResolvedValue(overBudget({ used: 24000, attachments: 18000, attachmentsTooLong: true } as never))
+    const w = mountMeter('what does it say?')
+    await vi.runAllTimersAsync()
+    expect(w.get('[data-testid="context-meter-label"]').text()).toBe('24k / 10k')
+    expect(w.get('[data-testid="context-meter"]').classes()).toContain('over')
+    const seg = w.findAll('[data-testid="context-segment"]').find((s) => s.attributes('data-layer') === 'attachments')
+    expect(seg?.classes()).toContain('cut')
+    expect(w.get('[data-testid="context-meter-files-too-long"]').text()).toContain('Send offers the part that fits')
+    expect(w.find('[data-testid="context-meter-blocked"]').exists()).toBe(false)
+    expect(w.emitted('blocked')?.at(-1)).toEqual([''])
+    await w.get('[data-testid="context-meter-bar"]').trigger('click')
+    expect(w.get('[data-testid="context-attachments-too-long"]').text()).toContain('18k tokens')
+    expect(w.find('[data-testid="context-nothing-left-out"]').exists()).toBe(false)
     w.unmount()
   })
 

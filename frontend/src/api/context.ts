@@ -16,9 +16,18 @@ export type Omission = layer.Omission
 /** Something sent (Go's layer.Item). */
 export type ContextItem = layer.Item
 
+/**
+ * ContextReport's data: every field (its nested lists as plain objects), so
+ * that normalizeReport cannot leave one out.
+ */
+type ReportData = Omit<ContextReport, 'convertValues' | 'layers' | 'history'> & {
+  layers: Omit<LayerUsage, 'convertValues'>[]
+  history: Omit<ContextReport['history'], 'convertValues'>
+}
+
 /** The report with every list present (Go may send null for an empty slice). */
 export function normalizeReport(r: Partial<ContextReport> | null | undefined): ContextReport {
-  return {
+  const out: ReportData = {
     model: r?.model ?? '',
     window: r?.window ?? 0,
     output: r?.output ?? 0,
@@ -35,6 +44,9 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
     systemFull: r?.systemFull ?? 0,
     systemCut: r?.systemCut ?? false,
     message: r?.message ?? 0,
+    // The files and images sent with the message (issue 25); absent from
+    // reports stored before attachments.
+    attachments: r?.attachments ?? 0,
     layers: (r?.layers ?? []).map((u) => ({
       layer: u?.layer ?? '',
       tokens: u?.tokens ?? 0,
@@ -47,7 +59,9 @@ export function normalizeReport(r: Partial<ContextReport> | null | undefined): C
     history: { tokens: r?.history?.tokens ?? 0, sent: r?.history?.sent ?? 0, leftOut: r?.history?.leftOut ?? 0 },
     preview: !!r?.preview,
     tooLong: !!r?.tooLong,
-  } as ContextReport
+    attachmentsTooLong: !!r?.attachmentsTooLong,
+  }
+  return out as ContextReport
 }
 
 /**

@@ -517,6 +517,8 @@ const en: typeof ja = {
     preview: 'Estimated for the draft',
     leftOutTitle: 'Left out or cut to fit',
     nothingLeftOut: 'Nothing was left out: everything goes to the model.',
+    attachmentsTooLong: 'The attached documents do not fit beside the conversation (about {n} tokens; the request allows {input}). Send offers to send the part that fits, or to add them to the knowledge base instead.',
+    filesTooLong: 'The attached document does not fit: Send offers the part that fits',
     sentTitle: 'Sent',
     tooLong: 'This message alone is too long for the model: it needs about {message} tokens and at most {fits} fit. Shorten it by about {over} tokens to send it.',
     blocked: 'Too long to send: shorten it by about {over} tokens (at most {fits} fit)',

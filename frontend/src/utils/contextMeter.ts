@@ -47,7 +47,9 @@ export function segments(r: ContextReport): Segment[] {
   const prompt = r.prompt + r.message
   if (prompt > 0) out.push({ key: 'prompt', tokens: prompt, percent: pct(prompt, window), cut: false })
   const attached = r.attachments ?? 0
-  if (attached > 0) out.push({ key: 'attachments', tokens: attached, percent: pct(attached, window), cut: false })
+  // Documents that do not fit beside the conversation (a preview): sending
+  // brings the offer, so the part shows as cut.
+  if (attached > 0) out.push({ key: 'attachments', tokens: attached, percent: pct(attached, window), cut: !!r.attachmentsTooLong })
   const system = r.system ?? 0
   if (system > 0 || r.systemCut) {
     out.push({ key: 'system', tokens: system, percent: pct(system, window), cut: !!r.systemCut })

@@ -1974,6 +1974,7 @@ export namespace chat {
 	    history: HistoryUsage;
 	    preview: boolean;
 	    tooLong: boolean;
+	    attachmentsTooLong?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ContextReport(source);
@@ -1999,6 +2000,7 @@ export namespace chat {
 	        this.history = this.convertValues(source["history"], HistoryUsage);
 	        this.preview = source["preview"];
 	        this.tooLong = source["tooLong"];
+	        this.attachmentsTooLong = source["attachmentsTooLong"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
