@@ -46,6 +46,23 @@ describe('a document chip in the history', () => {
     w.unmount()
   })
 
+  it('names the part the model got when only part of the document was sent (issue 25)', async () => {
+    // The viewer said "the model got only the part named above" and named
+    // none: the chip and the viewer now say which pages.
+    const part = { ...pdf, pages: 40, sentPages: 20 }
+    const w = mount(MessageAttachments, { props: { files: [part] }, global: { plugins: [testI18n()] }, attachTo: document.body })
+    expect(w.get('[data-testid="attach-part"]').text()).toBe('Sent: pages 1–20 of 40')
+    await w.get('[data-testid="attachment-doc"]').trigger('click')
+    await flush()
+    expect(w.get('[data-testid="document-sent-part"]').text()).toContain('Sent: pages 1–20 of 40')
+    w.unmount()
+    const ja = mount(MessageAttachments, { props: { files: [{ ...pdf, sentPages: 0, sentChars: 30 }] }, global: { plugins: [testI18n('ja')] }, attachTo: document.body })
+    await ja.get('[data-testid="attachment-doc"]').trigger('click')
+    await flush()
+    expect(ja.get('[data-testid="document-sent-part"]').text()).toContain('送信したのは 92 文字中 最初の 30 文字')
+    ja.unmount()
+  })
+
   it('Esc closes it, and a file that is gone says why (in Japanese too)', async () => {
     api.text.mockRejectedValueOnce({ code: 'attach.missing', message: 'missing', params: { sha: 'f' } })
     const w = mount(MessageAttachments, { props: { files: [pdf] }, global: { plugins: [testI18n('ja')] }, attachTo: document.body })

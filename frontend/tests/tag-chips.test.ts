@@ -74,6 +74,16 @@ describe('tag chips', () => {
     expect(reuseMessages([b], [fromStored({ ...base, tags: ['京都'] })])[0]).toBe(b)
   })
 
+  it('make a reloaded message new when the part of a document it sends changed (issue 25)', () => {
+    // A regenerate that sent only the pages that fit records them on its
+    // question: the reloaded question must show "Sent: pages 1–N".
+    const file = { sha256: 'a'.repeat(64), name: 'r.pdf', kind: 'pdf', mime: 'application/pdf', size: 9, width: 0, height: 0, chars: 900, pages: 300, sentPages: 0, sentChars: 0 }
+    const whole = fromStored({ ...base, attachments: [file] })
+    const part = fromStored({ ...base, attachments: [{ ...file, sentPages: 234 }] })
+    expect(reuseMessages([whole], [part])[0]).toBe(part)
+    expect(reuseMessages([part], [fromStored({ ...base, attachments: [{ ...file, sentPages: 234 }] })])[0]).toBe(part)
+  })
+
   it('reads only well-formed tags:updated payloads', () => {
     expect(toTagsUpdate({ sessionId: 's', messageId: 3, tags: ['a', 2, 'b'] })).toEqual({ sessionId: 's', messageId: 3, memoryId: 0, tags: ['a', 'b'] })
     expect(toTagsUpdate({ messageId: 3 })).toBeNull()

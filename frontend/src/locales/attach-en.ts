@@ -27,7 +27,7 @@ const attach: typeof ja = {
       failed: '{name} cannot be shown: {reason}',
       copy: 'Copy text',
       copied: 'Copied',
-      sentNote: 'The model got only the part named above.',
+      sentNote: 'The text below is the whole file; the model got only that part.',
     },
     fit: {
       label: 'Document too long for the model',

@@ -26,7 +26,7 @@ const attach = {
       failed: '{name} を表示できません：{reason}',
       copy: 'テキストをコピー',
       copied: 'コピーしました',
-      sentNote: 'モデルに送ったのは上に示した部分だけです。',
+      sentNote: '下は全文です。モデルに送ったのはその部分だけです。',
     },
     fit: {
       label: 'モデルに収まらない文書',

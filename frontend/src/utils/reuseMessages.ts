@@ -11,6 +11,20 @@ function sameTools(a: ChatMessage['tools'], b: ChatMessage['tools']): boolean {
   return a.length === 0 || JSON.stringify(a) === JSON.stringify(b)
 }
 
+/**
+ * The attachments show the same: the same files in the same order, each
+ * sending the same part (a regenerate that sent only the part of a document
+ * that fits changes its question's part, issue 25).
+ */
+function sameAttachments(a: ChatMessage['attachments'], b: ChatMessage['attachments']): boolean {
+  const x = a ?? []
+  const y = b ?? []
+  return (
+    x.length === y.length &&
+    x.every((f, i) => f.sha256 === y[i].sha256 && f.sentPages === y[i].sentPages && f.sentChars === y[i].sentChars)
+  )
+}
+
 /** True when the two copies of a stored message show the same thing. */
 export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
   return (
@@ -28,6 +42,7 @@ export function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
     a.pending === b.pending &&
     !!a.unanswered === !!b.unanswered &&
     sameTools(a.tools, b.tools) &&
+    sameAttachments(a.attachments, b.attachments) &&
     a.sources.length === 0 &&
     b.sources.length === 0 &&
     (a.siblingIds ?? []).join() === (b.siblingIds ?? []).join() &&
