@@ -105,11 +105,17 @@ func TestAskAttachFollowsTheImageSetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runCLI(t, env, "", "ask", "--attach", img, "what is this?")
-	if r.code == 0 || !strings.Contains(r.stderr, "openai/fake is set not to take images") || len(srv.ChatRequests()) != 0 {
+	if r.code == 0 || !strings.Contains(r.stderr, "openai/fake does not take images") || len(srv.ChatRequests()) != 0 {
 		t.Fatalf("model set to no: exit %d, %s, %d requests", r.code, r.stderr, len(srv.ChatRequests()))
 	}
 	if r := runCLI(t, env, "", "sessions", "list"); r.code != 0 || strings.Contains(r.stdout, "what is this") {
 		t.Errorf("sessions list: exit %d, %s%s", r.code, r.stdout, r.stderr)
+	}
+	// A model the vision table lists as text-only is refused the same way
+	// (the provider would refuse the request), unless set to "yes".
+	r = runCLI(t, env, "", "ask", "--model", "openai/gpt-4-0613", "--attach", img, "what is this?")
+	if r.code == 0 || !strings.Contains(r.stderr, "openai/gpt-4-0613 does not take images") || len(srv.ChatRequests()) != 0 {
+		t.Fatalf("a text-only model of the table: exit %d, %s, %d requests", r.code, r.stderr, len(srv.ChatRequests()))
 	}
 	r = runCLI(t, env, "", "ask", "--model", "openai/gpt-3.5-turbo", "--attach", img, "what is this?")
 	if r.code != 0 || len(srv.ChatRequests()) != 1 {

@@ -37,8 +37,9 @@ const (
 	// in characters) and fitChars (how many of its first characters fit, for text without pages),
 	// docs (how many documents the message carries). Nothing was stored or sent.
 	ChatAttachmentTooLong Code = "chat.attachmentTooLong"
-	// ChatImagesNotTaken: the message has images but {model} is set not to
-	// take them (MODEL_IMAGES, issue 25). Nothing was stored or sent.
+	// ChatImagesNotTaken: the message has images but {model} does not take
+	// them — the vision table lists it as text-only, or the user set it so
+	// (MODEL_IMAGES, issue 25). Nothing was stored or sent.
 	ChatImagesNotTaken Code = "chat.imagesNotTaken"
 	// ChatUnreachable: the model server at {host} could not be reached ({reason}: Go's words, e.g. "timed out");
 	// param kind is "timeout", "refused", "noHost", "reset" or "" (other).
@@ -233,7 +234,7 @@ var templates = map[Code]string{
 	ChatTooLongForModel: "the message is too long for this model: about {used} tokens, the context window allows {limit}",
 	ChatAttachmentTooLong: "the attached document {name} is too long for this model: about {used} tokens, the context window allows {limit}; " +
 		"send only the part that fits, or add the file to the knowledge base instead",
-	ChatImagesNotTaken: "{model} is set not to take images (Settings, MODEL_IMAGES): remove the images, choose another model or change the setting",
+	ChatImagesNotTaken: "{model} does not take images: remove the images, choose another model, or, if it can see images, set it so in Settings › Models › Images per model (MODEL_IMAGES)",
 	ChatUnreachable:    "cannot reach the model server at {host} ({reason})",
 	ChatToolLimit:      "{err} ({rounds} rounds): it kept calling tools and gave no answer",
 	ChatReplyTooLong:   "the reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself)",

@@ -49,9 +49,11 @@ type Settings struct {
 	// ToolMaxRounds caps the tool rounds of a turn (TOOL_MAX_ROUNDS; 0 = 3).
 	ToolMaxRounds int
 	// ModelImages is MODEL_IMAGES (config.Config.ModelImages): model id →
-	// "yes" or "no". A model set to "no" is sent no image parts: a new
-	// message with images is refused (apperr.ChatImagesNotTaken) and the
-	// history's images go as a text note (ImagesNotTakenText). May be nil.
+	// "yes" or "no", consulted before the vision table. A model that does
+	// not take images (set to "no", or text-only in the table and not set
+	// to "yes") is sent no image parts: a new message with images is
+	// refused (apperr.ChatImagesNotTaken) and the history's images go as a
+	// text note (ImagesNotTakenText). May be nil.
 	ModelImages map[string]string
 }
 

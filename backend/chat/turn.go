@@ -79,9 +79,9 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 			"trimmed_layers", built.Trimmed, "tokens", built.Tokens, "budget", budget.Input)
 	}
 
-	if setNoImages(t.Model, set) {
-		// The user set this model not to take images: none goes, not even
-		// the history's (issue 25).
+	if noImages(t.Model, set) {
+		// This model does not take images: none goes, not even the
+		// history's (issue 25).
 		built.Messages = withoutImages(built.Messages)
 	}
 	msgs, err := resolveImages(ctx, built.Messages, s.db.ReadAttachment)

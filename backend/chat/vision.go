@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -12,23 +11,28 @@ import (
 )
 
 // ImagesNotTakenText replaces an image of the history in a request to a
-// model the user set not to take images (MODEL_IMAGES "no"): the request
-// carries no image part, and the model is told one was there.
-const ImagesNotTakenText = "[an image was attached here; it is not sent because this model is set not to take images]"
+// model that does not take images (the vision table's answer, or the
+// user's MODEL_IMAGES "no"): the request carries no image part, and the
+// model is told one was there.
+const ImagesNotTakenText = "[an image was attached here; it is not sent because this model does not take images]"
 
-// setNoImages reports whether the user set model not to take images
-// (Settings.ModelImages "no"). The vision table alone never refuses: for a
-// model it lists as text-only the window warns and the message may still be
-// sent (the provider then answers for itself).
-func setNoImages(model string, set Settings) bool {
-	return set.ModelImages[strings.TrimSpace(model)] == llm.ImagesNo
+// noImages reports whether model does not take images: the user set it so
+// (Settings.ModelImages "no"), or the vision table lists it as text-only
+// and the user did not set it to "yes" (llm.TakesImagesWith). Such a
+// model gets no image part at all: a provider refuses a request with one
+// (a new-user try sent a screenshot to gpt-3.5-turbo past the window's
+// warning and got the provider's error), and a chat moved to it would fail
+// on every turn for the images in its history. A model the table does not
+// know gets its images.
+func noImages(model string, set Settings) bool {
+	return llm.TakesImagesWith(model, set.ModelImages) == llm.ImagesNo
 }
 
-// checkImagesTaken refuses files with an image for a model set not to take
-// images: apperr.ChatImagesNotTaken with param model, before anything is
-// stored.
+// checkImagesTaken refuses files with an image for a model that does not
+// take them (noImages): apperr.ChatImagesNotTaken with param model, before
+// anything is stored.
 func checkImagesTaken(model string, set Settings, files []store.MessageFile) error {
-	if !setNoImages(model, set) {
+	if !noImages(model, set) {
 		return nil
 	}
 	for _, f := range files {

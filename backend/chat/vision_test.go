@@ -14,8 +14,8 @@ import (
 
 // A model the user set not to take images (MODEL_IMAGES) is sent no image
 // part: a new message with one is refused before anything is stored, and
-// the images already in the chat go as a text note. The table alone
-// (openai/fake-model is unknown to it) refuses nothing.
+// the images already in the chat go as a text note. A model the table does
+// not know (openai/other-model) gets its images.
 func TestAModelSetNotToTakeImagesIsSentNone(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.WithReply("ok"))
 	c := newCore(t, srv, "MODEL_IMAGES=openai/fake-model=no")
@@ -67,4 +67,48 @@ func TestAModelSetNotToTakeImagesIsSentNone(t *testing.T) {
 	if !found {
 		t.Errorf("the history's image is not noted: %+v", reqs[0].Messages)
 	}
+}
+
+// A model the vision table lists as text-only is treated as one set to
+// "no" (a new-user try sent a screenshot to gpt-3.5-turbo past the
+// warning, and the provider refused the request): a new message with an
+// image is refused before anything is stored, and the chat's earlier
+// images go to it as a note — unless the user set the model to "yes".
+func TestATextOnlyModelOfTheTableIsSentNoImage(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.WithReply("ok"))
+	c := newCore(t, srv)
+	img := prepared(t, "shot.png", widePNG(t, 40, 30))
+	ctx := context.Background()
+	_, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "what is this?", Model: "openai/gpt-3.5-turbo", Attachments: []attach.Prepared{img}}, &recorder{})
+	if apperr.CodeOf(err) != apperr.ChatImagesNotTaken || len(srv.ChatRequests()) != 0 {
+		t.Fatalf("err %v, %d requests; want %s and none", err, len(srv.ChatRequests()), apperr.ChatImagesNotTaken)
+	}
+	tr, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "what is this?", Model: "openai/gpt-4o", Attachments: []attach.Prepared{img}}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := tr.Wait(); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	srv.Reset()
+	tr, err = c.Chat.Start(ctx, chat.TurnRequest{SessionID: tr.SessionID, Text: "and now?", Model: "openai/gpt-3.5-turbo"}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := tr.Wait(); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	for _, m := range srv.ChatRequests()[0].Messages {
+		for _, p := range m.MultiContent {
+			if p.ImageURL != nil {
+				t.Fatal("an image went to a text-only model")
+			}
+		}
+	}
+	yes := newCore(t, srv, "MODEL_IMAGES=openai/gpt-3.5-turbo=yes")
+	tr, err = yes.Chat.Start(ctx, chat.TurnRequest{Text: "what is this?", Model: "openai/gpt-3.5-turbo", Attachments: []attach.Prepared{img}}, &recorder{})
+	if err != nil {
+		t.Fatalf("a model set to yes: %v", err)
+	}
+	tr.Wait()
 }

@@ -12,7 +12,7 @@ const attach: typeof ja = {
     adding: 'Adding…',
     pages: '{n} page | {n} pages',
     chars: '{n} characters',
-    noVision: '{model} cannot see images: pick a model that can, or remove the images.',
+    noVision: '{model} cannot see images, so a message with images is not sent to it: pick a model that can, remove the images, or — if it can — say so below.',
     noVisionSet: 'You set {model} not to take images, so a message with images is not sent to it: pick another model, remove the images, or change the setting.',
     canSee: 'This model can see images',
     canSeeSaved: '{model} is now set to take images (Settings, Models)',
