@@ -147,6 +147,21 @@ describe('the attachments store', () => {
     expect(s.list(null)).toEqual([]) // another chat's box is untouched
   })
 
+  it('refuses the files past ten as they are added, not at Send (issue 25)', async () => {
+    // A new-user try dropped twelve files: twelve chips, then a refused Send.
+    const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ ...doc, id: `doc-${from + i}` }))
+    api.addFiles.mockResolvedValueOnce(many(8)).mockResolvedValueOnce(many(4, 8))
+    const s = useAttachmentStore()
+    const toasts = useToastStore()
+    await s.addPaths('sess', ['/tmp/a'])
+    expect(toasts.toasts).toHaveLength(0)
+    await s.addPaths('sess', ['/tmp/b'])
+    expect(s.list('sess').map((f) => f.id)).toEqual(many(10).map((f) => f.id))
+    expect(api.discard).toHaveBeenCalledWith(['doc-10', 'doc-11'])
+    expect(toasts.toasts).toHaveLength(1)
+    expect(toasts.toasts[0].error).toMatchObject({ code: 'attach.tooMany', params: { max: 10, n: 12 } })
+  })
+
   it('reads pasted files as base64 and names a nameless one', async () => {
     api.addData.mockResolvedValueOnce(image)
     const s = useAttachmentStore()

@@ -24,12 +24,25 @@ export const useAttachmentStore = defineStore('attachments', () => {
   const key = (sessionId: string | null | undefined) => sessionId ?? ''
   const list = (sessionId: string | null | undefined): StagedAttachment[] => byChat.value[key(sessionId)] ?? []
 
-  /** Lists what was taken (after the files already there) and shows why the rest was refused. */
+  /**
+   * Lists what was taken (after the files already there) and shows why the
+   * rest was refused. Files past MAX_ATTACHMENTS are refused here, as they
+   * are added (Go lets them go), not when Send is pressed: twelve dropped
+   * files made twelve chips and a refused Send (a new-user try).
+   */
   function accept(sessionId: string | null | undefined, staged: StagedAttachment[]) {
     const taken = staged.filter((s) => s.id && !s.error)
     for (const s of staged) if (s.error || !s.id) toasts.error(new AppError(s.error ?? { code: '', params: {}, message: s.name }))
-    if (!taken.length) return
-    byChat.value = { ...byChat.value, [key(sessionId)]: [...list(sessionId), ...taken] }
+    const had = list(sessionId).length
+    const kept = taken.slice(0, Math.max(0, MAX_ATTACHMENTS - had))
+    const over = taken.slice(kept.length)
+    if (over.length) {
+      void api.discard(over.map((s) => s.id)).catch(() => {})
+      const n = had + taken.length
+      toasts.error(new AppError({ code: 'attach.tooMany', params: { max: MAX_ATTACHMENTS, n }, message: `at most ${MAX_ATTACHMENTS} attachments (${n} were added)` }))
+    }
+    if (!kept.length) return
+    byChat.value = { ...byChat.value, [key(sessionId)]: [...list(sessionId), ...kept] }
   }
 
   async function run(sessionId: string | null | undefined, work: () => Promise<StagedAttachment[]>) {
