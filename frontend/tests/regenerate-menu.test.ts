@@ -40,4 +40,21 @@ describe('Regenerate ▾', () => {
     expect(regen).toHaveBeenLastCalledWith('anthropic/claude-3-5-haiku-latest')
     w.unmount()
   })
+
+  it('opens upwards under the last reply at the bottom of the chat, downwards with room below (issue 25)', async () => {
+    // A new-user try had to scroll to see the menu: it opened below the
+    // visible area.
+    const { w } = mountWith('openai/gpt-4o-mini', [], 'ollama/llama3.1')
+    const place = (top: number) =>
+      vi.spyOn(w.element as HTMLElement, 'getBoundingClientRect').mockReturnValue({ top, bottom: top + 20, left: 0, right: 80, width: 80, height: 20, x: 0, y: top, toJSON: () => ({}) } as DOMRect)
+    Object.defineProperty(window, 'innerHeight', { value: 800, configurable: true })
+    place(740)
+    await w.get('[data-testid="regenerate-menu"]').trigger('click')
+    expect(w.get('[data-testid="regenerate-models"]').classes()).toContain('up')
+    await w.get('[data-testid="regenerate-menu"]').trigger('click')
+    place(100)
+    await w.get('[data-testid="regenerate-menu"]').trigger('click')
+    expect(w.get('[data-testid="regenerate-models"]').classes()).not.toContain('up')
+    w.unmount()
+  })
 })
