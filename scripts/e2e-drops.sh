@@ -147,8 +147,9 @@ done
 
 # 2b. The message box is a drop zone of its own (issue 25): files dropped
 # there are attached (chips above the box), never copied into the
-# knowledge base; a link dropped there is kept by the page (nothing loads)
-# and attaches nothing. e2e-attach.sh sends such files.
+# knowledge base; a link dropped there is kept by the page (nothing loads),
+# attaches nothing and says that only files can be attached. e2e-attach.sh
+# sends such files.
 drop 03-files-message files "$MSG_X" "$MSG_Y" "${FILES[@]}"
 [ -z "$DROP_REFUSED" ] || fail "03-files-message: the message box refused files"
 still_app 03-files-message-after playchat Settings Knowledge alpha.md beta.txt
@@ -156,9 +157,11 @@ grep -q "alpha.md" "$WORK/ocr.txt" && grep -q "beta.txt" "$WORK/ocr.txt" ||
   { cat "$WORK/ocr.txt" >&2; fail "03-files-message: no chips for the dropped files"; }
 echo "e2e: 03-files-message: attached as chips; the window is still the app ($ART/03-files-message-after.png)"
 drop 07-link-message url "$MSG_X" "$MSG_Y" "$LISTENER/dropped-link"
-still_app 07-link-message-after
+still_app 07-link-message-after playchat Settings Knowledge attached
 grep -q "dropped-link" "$WORK/ocr.txt" && fail "07-link-message: the link was attached or inserted"
-echo "e2e: 07-link-message: nothing attached, nothing loaded ($ART/07-link-message-after.png)"
+grep -qi "only files can be attached" "$WORK/ocr.txt" ||
+  { cat "$WORK/ocr.txt" >&2; fail "07-link-message: the drop of a link did not say that only files can be attached"; }
+echo "e2e: 07-link-message: nothing attached, nothing loaded, and the window said only files can be attached ($ART/07-link-message-after.png)"
 [ "$(kb_files)" = "$before" ] || fail "a drop on the message box changed the knowledge base: $(kb_files)"
 
 # 3. An open dialog: Settings — files on its text, a link on its model field.

@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import KBDropZone from '@/components/kb/KBDropZone.vue'
 import type { DropReport } from '@/api/kbDrop'
-import { baseName, dropPaths, summarizeDrop } from '@/utils/kbDrop'
+import { attachablePaths, baseName, dropPaths, summarizeDrop } from '@/utils/kbDrop'
 import { flush, testI18n } from './helpers'
 
 let dropHandler: ((paths: string[]) => void) | null = null
@@ -36,6 +36,14 @@ describe('drop logic', () => {
   it('sends each dropped path once, trimmed, and nothing that is not a path', () => {
     expect(dropPaths(['/a.md', ' /a.md ', '', '/dir', null, 3, '/dir'])).toEqual(['/a.md', '/dir'])
     expect(dropPaths(null)).toEqual([])
+  })
+
+  it('attaches from a drop on the message box only the files: a link gives none (issue 25)', () => {
+    // Wails hands a link dragged from a browser over as an empty path: the
+    // message box says that only files can be attached instead of doing nothing.
+    expect(attachablePaths([''])).toEqual([])
+    expect(attachablePaths(['https://example.com/a.pdf'])).toEqual([])
+    expect(attachablePaths(['/home/u/報告書.pdf', 'https://example.com', ''])).toEqual(['/home/u/報告書.pdf'])
   })
 
   it('groups the skipped files by reason, known reasons first, with their names', () => {

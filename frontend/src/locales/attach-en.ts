@@ -13,6 +13,7 @@ const attach: typeof ja = {
     pages: '{n} page | {n} pages',
     chars: '{n} characters',
     noVision: '{model} cannot see images, so a message with images is not sent to it: pick a model that can, remove the images, or — if it can — say so below.',
+    notAFile: 'Only files can be attached: what was dropped is not a file (to send a link, paste its address into the message).',
     noVisionSet: 'You set {model} not to take images, so a message with images is not sent to it: pick another model, remove the images, or change the setting.',
     canSee: 'This model can see images',
     canSeeSaved: '{model} is now set to take images (Settings, Models)',

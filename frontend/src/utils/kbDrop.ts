@@ -66,3 +66,13 @@ export function summarizeDrop(r: DropReport, max = 5): DropSummary {
   if (r.skippedMore > 0) groups.push({ reason: 'more', count: r.skippedMore, names: [] })
   return { copied: r.copied.length, skipped: r.skipped.length + r.skippedMore, groups }
 }
+
+/**
+ * The files a drop on the message box attaches: its paths (dropPaths) that
+ * are files on this computer. Wails hands a link dragged from a browser over
+ * as an empty path (or, from some sources, as a URL), so such a drop gives
+ * none — the message box then says so instead of doing nothing.
+ */
+export function attachablePaths(paths: readonly unknown[] | null | undefined): string[] {
+  return dropPaths(paths).filter((p) => !p.includes('://'))
+}
