@@ -3,10 +3,12 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import ChatWindow from '@/components/chat/ChatWindow.vue'
 import { useChatStore } from '@/stores/chat'
+import { useSessionStore } from '@/stores/sessions'
 import { fromStored } from '@/utils/turn'
 import { flush, testI18n } from './helpers'
 
 vi.mock('../wailsjs/runtime/runtime', () => ({ EventsOn: vi.fn(), BrowserOpenURL: vi.fn() }))
+vi.mock('@/api/sessions', async (orig) => ({ ...(await orig<typeof import('@/api/sessions')>()), messages: vi.fn(async () => []) }))
 vi.mock('@/api/models', () => ({ options: vi.fn(async () => ({ defaultModel: 'openai/x', presets: [], discovered: [], configured: true })) }))
 
 beforeEach(() => setActivePinia(createPinia()))
@@ -32,5 +34,31 @@ describe('ChatWindow', () => {
     await w.get('[data-testid="show-earlier"]').trigger('click')
     expect(bubbles()).toHaveLength(250)
     expect(w.find('[data-testid="show-earlier"]').exists()).toBe(false)
+  })
+
+  it('opens a long chat with its newest 20 messages, then grows to 100 between frames (issue 22: start-up)', async () => {
+    // Mounting 100 bubbles at once held the main thread for ~430 ms when a
+    // 1,000-message chat opened at start-up: a key typed meanwhile waited.
+    vi.useFakeTimers()
+    try {
+      const sessionsApi = vi.mocked(await import('@/api/sessions'))
+      sessionsApi.messages.mockResolvedValueOnce(Array.from({ length: 250 }, (_, i) => stored(i)) as never)
+      const sessions = useSessionStore()
+      const w = mount(ChatWindow, { global: { plugins: [testI18n()] } })
+      sessions.currentId = 's' // the chat store loads its messages
+      await vi.advanceTimersByTimeAsync(0)
+      const bubbles = () => w.findAll('[data-testid="message"]')
+      expect(bubbles()).toHaveLength(20)
+      expect(w.text()).toContain('message 249')
+      expect(w.find('[data-testid="show-earlier"]').exists()).toBe(false) // not while it grows
+      await vi.advanceTimersByTimeAsync(40)
+      expect(bubbles()).toHaveLength(40)
+      await vi.runAllTimersAsync()
+      expect(bubbles()).toHaveLength(100)
+      expect(w.get('[data-testid="show-earlier"]').exists()).toBe(true)
+      w.unmount()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
