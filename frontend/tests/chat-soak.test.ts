@@ -106,7 +106,7 @@ describe('a long-running chat window', () => {
         expect(w.findAll('[data-testid="message"]')).toHaveLength(2)
         sessions.select('s1')
         await flush()
-        // A chat opens with its newest 20 messages and grows to 100 between frames.
+        // A chat opens with its newest 6 messages and grows to 100 between frames.
         await vi.waitFor(() => expect(w.findAll('[data-testid="message"]')).toHaveLength(Math.min(turn * 2, 100)))
       }
       const shown = w.findAll('[data-testid="message"]').length
