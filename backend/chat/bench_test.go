@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,13 +143,23 @@ func seedLongSession(b *testing.B, db *store.DB, total, memories, active int) st
 // none).
 var turnKBDocs = flag.Int("chat.kbdocs", 45000, "documents in the knowledge base of BenchmarkTurnOverhead")
 
+// turnDataDir, when set, is the data dir BenchmarkTurnOverhead opens
+// instead of a new one: its knowledge base is written and indexed once
+// and only checked on later runs, so a profile of the turns is not
+// mostly the index (go test -bench TurnOverhead -cpuprofile … -args
+// -chat.datadir=/tmp/turnbench).
+var turnDataDir = flag.String("chat.datadir", "", "data dir of BenchmarkTurnOverhead, kept between runs")
+
 // turnOverheadCore opens the core BenchmarkTurnOverhead's turns run in,
 // with -chat.kbdocs documents indexed in its knowledge base.
 func turnOverheadCore(b *testing.B, srv *llmtest.Server) *core.Core {
 	b.Helper()
-	data := b.TempDir()
+	data := *turnDataDir
+	if data == "" {
+		data = b.TempDir()
+	}
 	kbDir := filepath.Join(data, "knowledge_base")
-	if *turnKBDocs > 0 {
+	if _, err := os.Stat(kbDir); *turnKBDocs > 0 && err != nil {
 		testcorpus.Copies(b, kbDir, *turnKBDocs)
 	}
 	c, err := core.Open(context.Background(), core.Options{

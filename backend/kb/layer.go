@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"playchat/backend/layer"
@@ -129,6 +130,35 @@ func (s *Service) layerBlock(ctx context.Context, message, model string) (layer.
 	if set.TopK <= 0 || strings.TrimSpace(message) == "" {
 		return out, nil
 	}
+	// A lexical block is kept until the index changes (rankCache): the
+	// turn that sends a draft builds the block the context meter's
+	// preview built for it a moment before. A hybrid one is not (the
+	// section vectors change without a write of the index).
+	hybrid := s.embeddingModel() != "" && ctx.Value(lexicalOnlyKey{}) == nil
+	key := s.blockKey(ctx, message, model, set)
+	if !hybrid {
+		if bl, ok := s.ranks.block(key); ok {
+			return bl, nil
+		}
+	}
+	gen := s.ranks.generation()
+	out, err := s.buildBlock(ctx, set, message, model)
+	if err == nil && !hybrid {
+		s.ranks.putBlock(key, gen, out)
+	}
+	return out, err
+}
+
+// blockKey is what layer 3's block for message depends on besides the
+// index: the model (its tokenizer and budget), the settings and the domain
+// retrieval is limited to.
+func (s *Service) blockKey(ctx context.Context, message, model string, set Settings) string {
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%g\x00%s\x00%s", message, model, set.TopK, set.TokenBudget, set.MinScore, domainOf(ctx), set.Dir)
+}
+
+// buildBlock builds layerBlock's block with settings set.
+func (s *Service) buildBlock(ctx context.Context, set Settings, message, model string) (layer.Block, error) {
+	out := layer.Block{Layer: LayerName, Truncatable: true}
 	r, err := s.retrieve(ctx, message, max(4*set.TopK, 12), true)
 	if err != nil {
 		return out, err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -111,4 +112,48 @@ func TestTheRankCacheKeepsTheLatestRankingsOnly(t *testing.T) {
 	if _, _, ok := c.get(fmt.Sprint(rankCacheSize + 1)); ok {
 		t.Error("a ranking is used after the index changed")
 	}
+}
+
+// Layer 3's block for a message is kept until the index changes (a
+// previewed draft's turn builds nothing again, issue 29), and a change is
+// seen by the very next turn: a kept block is never a stale one. A caller
+// changing the block it got does not change the kept one.
+func TestLayerThreesBlockIsKeptUntilTheIndexChanges(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.md"), "# 借用チェッカー\n\n借用チェッカーは参照の寿命を調べ、ダングリング参照を防ぎます。\n")
+	f := newFixture(t, dir)
+	ctx := context.Background()
+	if _, err := f.svc.Reconcile(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const q = "借用チェッカーは何を調べますか"
+	block := func() layerBlockView {
+		t.Helper()
+		bl, err := f.svc.layerBlock(ctx, q, "openai/gpt-4o-mini")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return layerBlockView{bl.Text, len(bl.Items)}
+	}
+	first := block()
+	if first.items != 1 || !strings.Contains(first.text, "ダングリング") {
+		t.Fatalf("first block: %d items\n%s", first.items, first.text)
+	}
+	bl, _ := f.svc.layerBlock(ctx, q, "openai/gpt-4o-mini")
+	bl.Items[0].Title = "changed by a caller"
+	if b, _ := f.svc.ranks.block(f.svc.blockKey(ctx, q, "openai/gpt-4o-mini", f.svc.o.Settings())); b.Items[0].Title == "changed by a caller" {
+		t.Fatal("a caller's change reached the kept block")
+	}
+	writeFile(t, filepath.Join(dir, "a.md"), "# 借用チェッカー\n\n借用チェッカーは参照の寿命を調べ、可変の借用がひとつだけかも調べます。\n")
+	if _, err := f.svc.Reconcile(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := block(); strings.Contains(got.text, "ダングリング") || !strings.Contains(got.text, "可変の借用") {
+		t.Fatalf("after the change the block is stale:\n%s", got.text)
+	}
+}
+
+type layerBlockView struct {
+	text  string
+	items int
 }
