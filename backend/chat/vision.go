@@ -1,7 +1,6 @@
 package chat
 
 import (
-
 	openai "github.com/sashabaranov/go-openai"
 
 	"playchat/backend/apperr"
