@@ -59,14 +59,16 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest, files ...atta
 	}
 	var history []store.Message
 	set = applyChat(set, cs)
+	counter := s.counts.wrap(counterFor(model))
+	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
+	unread := 0
 	if req.SessionID != "" {
 		var err error
-		if history, err = s.db.ActiveHistory(ctx, req.SessionID); err != nil {
+		if history, unread, err = s.historyWithin(ctx, req.SessionID, counter, budget.Input); err != nil {
 			return ContextReport{}, err
 		}
 	}
 	draft := store.Message{SessionID: req.SessionID, Role: store.RoleUser, Content: req.Text, Files: filesOf(files)}
-	counter := s.counts.wrap(counterFor(model))
 	// Documents that sending would refuse with the offer are measured
 	// apart: the draft goes to the context with its images only.
 	var offered []store.MessageFile
@@ -86,10 +88,10 @@ func (s *Service) Preview(ctx context.Context, req PreviewRequest, files ...atta
 		}
 	}
 	history = append(history, draft)
-	budget := NewBudget(windowFor(model, set.ContextWindowTokens), set.MaxOutputTokens)
 	q := layer.Query{SessionID: req.SessionID, LatestUser: req.Text, Model: model, Preview: true, KBDomain: cs.KBDomain}
 	tc := s.chooseTools(counter, budget, model, false)
 	built, err := buildContextWith(ctx, counter, budget, BasePrompt(), cs.SystemPrompt, tc.tokens, s.layersFor(cs), q, history)
+	leftUnread(&built, unread)
 	if len(offered) > 0 && err == nil {
 		docs := filesTokens(counter, offered)
 		built.Report.Attachments += docs

@@ -46,20 +46,21 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		KBDomain: firstNonEmpty(t.kbDomain, t.chat.KBDomain), NoNotes: t.noNotes}
 	// The layers are built while the history is read (prefetch.go).
 	layers := prefetchLayers(ctx, s.layersFor(t.chat), q)
-	history, err := s.db.ActiveHistory(ctx, t.SessionID)
+	set = applyChat(set, t.chat)
+	counter := s.counts.wrap(counterFor(t.Model))
+	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
+	history, unread, err := s.historyWithin(ctx, t.SessionID, counter, budget.Input)
 	if err != nil {
 		s.fail(t, em, err, "")
 		return
 	}
-	set = applyChat(set, t.chat)
-	counter := s.counts.wrap(counterFor(t.Model))
-	budget := NewBudget(windowFor(t.Model, set.ContextWindowTokens), set.MaxOutputTokens)
 	// The tools are chosen once per turn, so every request of it carries
 	// the same ones and the budget counted them.
 	tc := s.chooseTools(counter, budget, t.Model, t.requester != nil || t.noNotes)
 	t.tools, t.toolsChosen = tc.defs, true
 	built, err := buildContextWith(ctx, counter, budget, withExtra(BasePrompt(), t.extraSystem), t.chat.SystemPrompt,
 		tc.tokens, layers, q, history)
+	leftUnread(&built, unread)
 	built.Report.ToolsSent, built.Report.ToolsLeftOut = len(tc.defs), tc.leftOut
 	if built.Report.ToolsLeftOut == nil {
 		built.Report.ToolsLeftOut = []layer.Omission{}

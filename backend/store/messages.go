@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -138,6 +139,32 @@ func (d *DB) ActiveHistory(ctx context.Context, sessionID string) ([]Message, er
 	if err := q.Order("id ASC").Scan(ctx); err != nil {
 		return nil, err
 	}
+	return ms, d.LoadFiles(ctx, ms)
+}
+
+// ActiveHistoryTail returns the newest limit messages of those
+// ActiveHistory returns whose id is below before (0: no bound), oldest
+// first, with the same columns and their Files. A turn reads a long chat's
+// history back from its end a page at a time and stops once what it read
+// fills the request by itself (chat's historyWithin): the older messages
+// could not be sent anyway.
+func (d *DB) ActiveHistoryTail(ctx context.Context, sessionID string, before int64, limit int) ([]Message, error) {
+	forked, err := d.sessionForked(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var ms []Message
+	q := d.bun.NewSelect().Model(&ms).Column(historyColumns...).Where("session_id = ? AND archived_at IS NULL", sessionID)
+	if forked {
+		q = q.Where("id IN ("+branchIDs+")", sessionID)
+	}
+	if before > 0 {
+		q = q.Where("id < ?", before)
+	}
+	if err := q.Order("id DESC").Limit(limit).Scan(ctx); err != nil {
+		return nil, err
+	}
+	slices.Reverse(ms)
 	return ms, d.LoadFiles(ctx, ms)
 }
 
