@@ -234,7 +234,7 @@ var templates = map[Code]string{
 	ChatTooLongForModel: "the message is too long for this model: about {used} tokens, the context window allows {limit}",
 	ChatAttachmentTooLong: "the attached document {name} is too long for this model: about {used} tokens, the context window allows {limit}; " +
 		"send only the part that fits, or add the file to the knowledge base instead",
-	ChatImagesNotTaken: "{model} does not take images: remove the images, choose another model, or, if it can see images, set it so in Settings › Models › Images per model (MODEL_IMAGES)",
+	ChatImagesNotTaken: "{model} does not take images: remove the images or choose another model (if it does take them, say so in Settings › Models › Images per model, MODEL_IMAGES)",
 	ChatUnreachable:    "cannot reach the model server at {host} ({reason})",
 	ChatToolLimit:      "{err} ({rounds} rounds): it kept calling tools and gave no answer",
 	ChatReplyTooLong:   "the reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself)",

@@ -48,7 +48,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'chat.branchArchived': { template: "message {id} was summarised into long-term memory: messages above a summarised point cannot be edited or regenerated (edit a later message instead)", params: ['id'] },
   'chat.busy': { template: "a reply in this chat is still being written: wait for it or stop it first", params: [] },
   'chat.emptyMessage': { template: "the message is empty", params: [] },
-  'chat.imagesNotTaken': { template: "{model} does not take images: remove the images, choose another model, or, if it can see images, set it so in Settings › Models › Images per model (MODEL_IMAGES)", params: ['model'] },
+  'chat.imagesNotTaken': { template: "{model} does not take images: remove the images or choose another model (if it does take them, say so in Settings › Models › Images per model, MODEL_IMAGES)", params: ['model'] },
   'chat.internal': { template: "an internal error ended the reply ({detail}); details are in the log", params: ['detail'] },
   'chat.messageNotUtf8': { template: "the message is not valid UTF-8", params: [] },
   'chat.messageTooLong': { template: "the message is too long ({bytes} bytes, at most {maxMiB} MiB)", params: ['bytes', 'maxMiB'] },

@@ -48,7 +48,7 @@ const errors: typeof ja = {
       messageTooLong: 'The message is too long ({bytes} bytes; the limit is {maxMiB} MiB)',
       messageNotUtf8: 'The message is not valid UTF-8 text',
       tooLongForModel: 'The message is too long for this model: about {used} tokens, but the context window allows {limit}',
-      imagesNotTaken: '{model} does not take images: remove the images, choose another model, or, if it can see images, set it so in Settings › Models › Images per model',
+      imagesNotTaken: '{model} does not take images: remove the images or choose another model (if it does take them, say so in Settings › Models › Images per model)',
       attachmentTooLong: 'The attached document {name} is too long for this model (about {used} tokens; the context window allows {limit}): send only the part that fits, or add the file to the knowledge base instead',
       unreachable: 'Cannot reach the model server at {host} ({reason})',
       replyTooLong: 'The reply reached the {maxMiB} MiB limit of one message, so playchat stopped it there and kept what had arrived (the model may have been repeating itself).',
