@@ -87,10 +87,10 @@ func BenchmarkTimeToFirstChunk(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// seedLongSession writes a session of total messages, the oldest of which
-// are archived into memories (each covering an equal share), leaving active
-// messages active.
-func seedLongSession(b *testing.B, db *store.DB, total, memories, active int) string {
+// seedLongSession writes a session of total messages (one branch,
+// "メッセージ N: …"), the oldest of which are archived into memories (each
+// covering an equal share), leaving active messages active.
+func seedLongSession(b testing.TB, db *store.DB, total, memories, active int) string {
 	b.Helper()
 	ctx := context.Background()
 	sess, _ := db.CreateSession(ctx, "long", "openai/fake-model")

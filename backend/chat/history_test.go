@@ -6,47 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/uptrace/bun"
-
 	"playchat/backend/chat"
-	"playchat/backend/store"
 )
-
-// seedChat writes a chat of n messages (questions and answers, one branch)
-// and returns its id.
-func seedChat(t *testing.T, db *store.DB, n int) string {
-	t.Helper()
-	ctx := context.Background()
-	sess, err := db.CreateSession(ctx, "long", "openai/fake-model")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		var prev int64
-		for i := range n {
-			role := store.RoleUser
-			if i%2 == 1 {
-				role = store.RoleAssistant
-			}
-			m := store.Message{SessionID: sess.ID, Role: role, Status: store.StatusComplete,
-				Content: fmt.Sprintf("message %d: %s", i, strings.Repeat("words of the chat ", 6))}
-			if prev != 0 {
-				parent := prev
-				m.ParentID = &parent
-			}
-			if _, err := tx.NewInsert().Model(&m).Exec(ctx); err != nil {
-				return err
-			}
-			prev = m.ID
-		}
-		_, err := tx.NewUpdate().Table("sessions").Set("active_leaf_id = ?", prev).Where("id = ?", sess.ID).Exec(ctx)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sess.ID
-}
 
 // A turn reads a long chat's history back from its end only as far as the
 // request could send it (issue 29: it read all of it), and says as before
@@ -60,7 +21,7 @@ func TestALongChatsTurnReadsOnlyTheHistoryThatCanBeSent(t *testing.T) {
 		allSent bool
 	}{{"4000", false}, {"200000", true}} {
 		c := newCore(t, srv, "CONTEXT_WINDOW_TOKENS="+tc.window, "MAX_OUTPUT_TOKENS=500", "MEMORY_SUMMARIZE_THRESHOLD=100000")
-		sid := seedChat(t, c.DB, 600)
+		sid := seedLongSession(t, c.DB, 600, 0, 600)
 		res, _, _ := turn(t, c, sid, "and the newest question?")
 		if res.Err != nil {
 			t.Fatal(res.Err)
@@ -70,11 +31,11 @@ func TestALongChatsTurnReadsOnlyTheHistoryThatCanBeSent(t *testing.T) {
 			t.Fatalf("window %s: history sent %d, left out %d (of 600)", tc.window, h.Sent, h.LeftOut)
 		}
 		msgs := srv.ChatRequests()[len(srv.ChatRequests())-1].Messages
-		if got := msgs[len(msgs)-2].Content; !strings.HasPrefix(got, "message 599:") {
+		if got := msgs[len(msgs)-2].Content; !strings.HasPrefix(got, "メッセージ 599:") {
 			t.Fatalf("window %s: the newest history message sent is %.20q", tc.window, got)
 		}
 		first := msgs[len(msgs)-1-h.Sent].Content
-		if want := fmt.Sprintf("message %d:", 600-h.Sent); !strings.HasPrefix(first, want) {
+		if want := fmt.Sprintf("メッセージ %d:", 600-h.Sent); !strings.HasPrefix(first, want) {
 			t.Fatalf("window %s: the oldest history message sent is %.20q, want %s", tc.window, first, want)
 		}
 		preview, err := c.Chat.Preview(context.Background(), chat.PreviewRequest{SessionID: sid, Text: "next"})

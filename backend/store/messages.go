@@ -127,19 +127,29 @@ var historyColumns = []string{"id", "session_id", "parent_id", "role", "content"
 // token counts, tool activity), whose decoding was most of the cost of
 // reading thousands of messages (issue 29).
 func (d *DB) ActiveHistory(ctx context.Context, sessionID string) ([]Message, error) {
-	forked, err := d.sessionForked(ctx, sessionID)
+	var ms []Message
+	q, err := d.activeHistoryQuery(ctx, sessionID, &ms)
 	if err != nil {
 		return nil, err
-	}
-	var ms []Message
-	q := d.bun.NewSelect().Model(&ms).Column(historyColumns...).Where("session_id = ? AND archived_at IS NULL", sessionID)
-	if forked {
-		q = q.Where("id IN ("+branchIDs+")", sessionID)
 	}
 	if err := q.Order("id ASC").Scan(ctx); err != nil {
 		return nil, err
 	}
 	return ms, d.LoadFiles(ctx, ms)
+}
+
+// activeHistoryQuery selects ActiveHistory's columns of the session's
+// active messages (its selected branch when it forked) into ms.
+func (d *DB) activeHistoryQuery(ctx context.Context, sessionID string, ms *[]Message) (*bun.SelectQuery, error) {
+	forked, err := d.sessionForked(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	q := d.bun.NewSelect().Model(ms).Column(historyColumns...).Where("session_id = ? AND archived_at IS NULL", sessionID)
+	if forked {
+		q = q.Where("id IN ("+branchIDs+")", sessionID)
+	}
+	return q, nil
 }
 
 // ActiveHistoryTail returns the newest limit messages of those
@@ -149,14 +159,10 @@ func (d *DB) ActiveHistory(ctx context.Context, sessionID string) ([]Message, er
 // fills the request by itself (chat's historyWithin): the older messages
 // could not be sent anyway.
 func (d *DB) ActiveHistoryTail(ctx context.Context, sessionID string, before int64, limit int) ([]Message, error) {
-	forked, err := d.sessionForked(ctx, sessionID)
+	var ms []Message
+	q, err := d.activeHistoryQuery(ctx, sessionID, &ms)
 	if err != nil {
 		return nil, err
-	}
-	var ms []Message
-	q := d.bun.NewSelect().Model(&ms).Column(historyColumns...).Where("session_id = ? AND archived_at IS NULL", sessionID)
-	if forked {
-		q = q.Where("id IN ("+branchIDs+")", sessionID)
 	}
 	if before > 0 {
 		q = q.Where("id < ?", before)
