@@ -130,14 +130,28 @@ func (s *Service) Regenerate(ctx context.Context, req RegenerateRequest, em even
 			}
 			return before, s.db.LoadFiles(ctx, before)
 		}}
-		fitted, err := s.checkFits(model, set, question.Content, nil, files[question.ID], req.FitAttachments, place)
+		// The documents are fitted whole again: a model that takes all of
+		// them gets all of them, whatever part an earlier reply got.
+		fitted, err := s.checkFits(model, set, question.Content, nil, wholeFiles(files[question.ID]), req.FitAttachments, place)
 		if err != nil {
 			return nil, err
 		}
-		if req.FitAttachments && sentPartsDiffer(files[question.ID], fitted) {
-			if err := s.db.SetSentParts(ctx, question.ID, fitted); err != nil {
+		if sentPartsDiffer(files[question.ID], fitted) {
+			// This reply gets another part of the documents than the
+			// question's other replies did: it answers a new version of
+			// the question that sends that part (as an edit would), so
+			// each version's chip names what its replies got. Changing the
+			// question's part in place made its earlier reply claim a part
+			// it never got, and a later regenerate with a model that takes
+			// the whole document sent the part (a new-user try).
+			if err := s.adoptModel(ctx, sess, model); err != nil {
 				return nil, err
 			}
+			user := store.Message{SessionID: sess.ID, Role: store.RoleUser, Content: question.Content, Model: model, Files: fitted}
+			if err := s.db.InsertBranch(ctx, &user, question.ParentID); err != nil {
+				return nil, err
+			}
+			return s.launch(turnID(req.TurnID), sess.ID, model, user, false, set, em)
 		}
 	}
 	if err := s.adoptModel(ctx, sess, model); err != nil {
@@ -185,13 +199,7 @@ func (s *Service) Edit(ctx context.Context, req EditRequest, em event.Emitter) (
 		return nil, err
 	}
 	place := fitPlace{system: store.DecodeChatSettings(sess.Settings).SystemPrompt, before: func() ([]store.Message, error) {
-		active, err := s.db.ActiveHistory(ctx, sess.ID)
-		for i, m := range active {
-			if m.ID == orig.ID {
-				return active[:i], err
-			}
-		}
-		return active, err
+		return s.db.HistoryBefore(ctx, orig.ID)
 	}}
 	files, err := s.checkFits(model, set, req.Text, nil, kept[orig.ID], req.FitAttachments, place)
 	if err != nil {

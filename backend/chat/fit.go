@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -289,6 +290,15 @@ func tooLongError(used, limit int, fit fitResult, docsOnly bool) error {
 	}
 	return apperr.New(apperr.ChatAttachmentTooLong, map[string]any{"name": f.Name, "used": used, "limit": limit,
 		"pages": f.Pages, "fitPages": fitPages, "chars": utf8.RuneCountInString(f.Text), "fitChars": fitChars, "docs": docs})
+}
+
+// wholeFiles returns files with every document sent whole (no part set).
+func wholeFiles(files []store.MessageFile) []store.MessageFile {
+	out := slices.Clone(files)
+	for i := range out {
+		out[i].SentPages, out[i].SentChars = 0, 0
+	}
+	return out
 }
 
 // sentPartsDiffer reports whether b sends another part of some document

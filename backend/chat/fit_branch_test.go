@@ -17,7 +17,11 @@ import (
 // cut silently. The turn is refused with the offer and nothing changes (no
 // request, no new version, the question's links as they were); sent again
 // with FitAttachments, the request holds pages 1..N as the offer named, and
-// the question (regenerate) or the new version (edit) records that part.
+// a new version of the question (regenerate, as an edit) records that part:
+// the first version keeps the whole document its reply got, and a later
+// regenerate with a model that takes the whole document sends all of it (a
+// new-user try saw the first reply's chip claim the part, and gpt-4o get
+// pages 1..N).
 func TestARegenerateOrEditWithASmallerModelOffersThePartThatFits(t *testing.T) {
 	srv := echoServer(t)
 	c := newCore(t, srv, "DEFAULT_MODEL=openai/gpt-4o", "MAX_OUTPUT_TOKENS=500")
@@ -74,9 +78,23 @@ func TestARegenerateOrEditWithASmallerModelOffersThePartThatFits(t *testing.T) {
 	if !strings.Contains(block, fmt.Sprintf(`part="pages 1-%d of 80"`, fit)) || strings.Contains(block, fmt.Sprintf("[page %d]", fit+1)) {
 		t.Fatalf("the regenerate did not send pages 1-%d only:\n%.300s", fit, block)
 	}
-	files, _ = c.DB.FilesOf(ctx, []int64{question})
-	if f := files[question]; len(f) != 1 || f[0].SentPages != fit {
-		t.Fatalf("the question does not record the part it sent: %+v", f)
+	files, _ = c.DB.FilesOf(ctx, []int64{question, tr2.UserMessage.ID})
+	if f := files[question]; len(f) != 1 || f[0].SentPages != 0 {
+		t.Fatalf("the first version of the question changed: %+v", f)
+	}
+	if f := files[tr2.UserMessage.ID]; tr2.UserMessage.ID == question || len(f) != 1 || f[0].SentPages != fit || f[0].SHA256 != doc.SHA256 {
+		t.Fatalf("the regenerate's version of the question (%d, first %d): %+v", tr2.UserMessage.ID, question, f)
+	}
+	// Again with gpt-4o: the whole document goes.
+	tr4, err := c.Chat.Regenerate(ctx, chat.RegenerateRequest{SessionID: tr.SessionID, Model: "openai/gpt-4o"}, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := tr4.Wait(); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if block := docPart(userParts(t, srv)); !strings.Contains(block, "[page 80]") || strings.Contains(block, `part="`) {
+		t.Fatalf("gpt-4o got a part after the part regenerate:\n%.300s", block)
 	}
 
 	// Edit, sending the part that fits: the new version records it.

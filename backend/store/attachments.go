@@ -328,34 +328,3 @@ func LinkFiles(ctx context.Context, tx bun.Tx, id int64, files []MessageFile) er
 	}
 	return linkFiles(ctx, tx, id, files)
 }
-
-// SetSentParts records which part of each attached document message id
-// sends from now on: files are the message's attachments in their order
-// (as FilesOf gives them) with SentPages and SentChars set (0: whole). A
-// regenerate that sends only the part that fits uses it (issue 25), so the
-// turn — which reads its question from the database — sends that part.
-// Errors: ErrNotFound when files do not match the message's links (count
-// or files), which then change nothing; the links change in one
-// transaction.
-func (d *DB) SetSentParts(ctx context.Context, id int64, files []MessageFile) error {
-	return d.Tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		for i, f := range files {
-			res, err := tx.NewRaw(`UPDATE message_attachments SET sent_pages = ?, sent_chars = ?
-				WHERE message_id = ? AND position = ? AND sha256 = ?`, f.SentPages, f.SentChars, id, i, f.SHA256).Exec(ctx)
-			if err != nil {
-				return fmt.Errorf("set the sent part of %s: %w", f.Name, err)
-			}
-			if n, _ := res.RowsAffected(); n != 1 {
-				return ErrNotFound
-			}
-		}
-		var links int
-		if err := tx.NewRaw(`SELECT count(*) FROM message_attachments WHERE message_id = ?`, id).Scan(ctx, &links); err != nil {
-			return err
-		}
-		if links != len(files) {
-			return ErrNotFound
-		}
-		return nil
-	})
-}

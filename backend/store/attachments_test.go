@@ -171,38 +171,3 @@ func TestBytesThatDoNotMatchTheirHashAreRefused(t *testing.T) {
 		t.Fatalf("files written: %v", got)
 	}
 }
-
-// SetSentParts changes the sent part of a message's documents only when
-// the files given are the message's links, in order; otherwise it changes
-// nothing and says ErrNotFound.
-func TestSetSentPartsChangesAllLinksOrNone(t *testing.T) {
-	ctx := context.Background()
-	db := openTest(t)
-	s, _ := db.CreateSession(ctx, "", "m")
-	a, b := fileOf("a.txt", "alpha alpha"), fileOf("b.txt", "beta beta")
-	m := Message{SessionID: s.ID, Role: RoleUser, Content: "two files", Files: []MessageFile{a, b}}
-	if err := db.InsertMessage(ctx, &m); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := db.FilesOf(ctx, []int64{m.ID})
-	got := files[m.ID]
-	got[0].SentChars, got[1].SentChars = 5, 4
-	wrong := append([]MessageFile(nil), got...)
-	wrong[0], wrong[1] = got[1], got[0] // out of order
-	for _, bad := range [][]MessageFile{wrong, got[:1], append(append([]MessageFile(nil), got...), got[0])} {
-		if err := db.SetSentParts(ctx, m.ID, bad); err != ErrNotFound {
-			t.Fatalf("SetSentParts(%d files not matching) = %v, want ErrNotFound", len(bad), err)
-		}
-		after, _ := db.FilesOf(ctx, []int64{m.ID})
-		if f := after[m.ID]; f[0].SentChars != 0 || f[1].SentChars != 0 {
-			t.Fatalf("a refused SetSentParts changed the links: %+v", f)
-		}
-	}
-	if err := db.SetSentParts(ctx, m.ID, got); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := db.FilesOf(ctx, []int64{m.ID})
-	if f := after[m.ID]; f[0].SentChars != 5 || f[1].SentChars != 4 {
-		t.Fatalf("links after SetSentParts: %+v", f)
-	}
-}

@@ -152,6 +152,29 @@ func (d *DB) activeHistoryQuery(ctx context.Context, sessionID string, ms *[]Mes
 	return q, nil
 }
 
+// pathIDs selects the ids of the messages above a message (its parent, the
+// parent's parent, … to the first message), as branchIDs does from a
+// session's active leaf.
+const pathIDs = `WITH RECURSIVE path(id) AS (
+		SELECT parent_id FROM messages WHERE id = ?
+		UNION
+		SELECT p.parent_id FROM messages p JOIN path ON p.id = path.id WHERE p.parent_id IS NOT NULL
+	) SELECT id FROM path WHERE id IS NOT NULL`
+
+// HistoryBefore returns the messages above message id in its branch (its
+// parent up to the session's first message) that are not archived, oldest
+// first, with ActiveHistory's columns and their Files: what a new version
+// of id is sent after, whichever branch is selected.
+func (d *DB) HistoryBefore(ctx context.Context, id int64) ([]Message, error) {
+	var ms []Message
+	err := d.bun.NewSelect().Model(&ms).Column(historyColumns...).
+		Where("archived_at IS NULL AND id IN ("+pathIDs+")", id).Order("id ASC").Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ms, d.LoadFiles(ctx, ms)
+}
+
 // ActiveHistoryTail returns the newest limit messages of those
 // ActiveHistory returns whose id is below before (0: no bound), oldest
 // first, with the same columns and their Files. A turn reads a long chat's

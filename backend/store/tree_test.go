@@ -228,3 +228,45 @@ func TestMemoriesOfAnotherBranchAreLeftOutOfTheSelectedOne(t *testing.T) {
 		t.Fatalf("memories on branch A after a merge = %v", got)
 	}
 }
+
+// HistoryBefore is the path above a message in its own branch, whichever
+// branch is selected, without archived messages: what a new version of
+// that message is sent after.
+func TestHistoryBeforeIsThePathAboveAMessage(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	s, _ := db.CreateSession(ctx, "", "m")
+	add := func(role, text string, parent *int64) Message {
+		t.Helper()
+		m := Message{SessionID: s.ID, Role: role, Content: text}
+		if err := db.InsertBranch(ctx, &m, parent); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	q1 := add(RoleUser, "q1", nil)
+	a1 := add(RoleAssistant, "a1", &q1.ID)
+	q2 := add(RoleUser, "q2", &a1.ID)
+	add(RoleAssistant, "a2", &q2.ID)
+	q2b := add(RoleUser, "q2 again", &a1.ID) // another version of q2, now selected
+	add(RoleAssistant, "a2b", &q2b.ID)
+	contents := func(ms []Message) []string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Content)
+		}
+		return out
+	}
+	for _, id := range []int64{q2.ID, q2b.ID} {
+		got, err := db.HistoryBefore(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := contents(got); len(c) != 2 || c[0] != "q1" || c[1] != "a1" {
+			t.Fatalf("HistoryBefore(%d) = %v, want [q1 a1]", id, c)
+		}
+	}
+	if got, err := db.HistoryBefore(ctx, q1.ID); err != nil || len(got) != 0 {
+		t.Fatalf("HistoryBefore(the first message) = %v, %v", contents(got), err)
+	}
+}

@@ -125,6 +125,17 @@ describe('ChatComposer: a document too long for the model', () => {
     w.unmount()
   })
 
+  it('ends the offer when another model is picked: its part was for the model it was made for (issue 25)', async () => {
+    const w = await refusedSend()
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(true)
+    useSessionStore().sessions = [{ id: 's1', title: 'a', model: 'openai/gpt-4', createdAt: '', updatedAt: '' }]
+    await flush()
+    expect(w.find('[data-testid="fit-offer"]').exists()).toBe(false)
+    expect((w.get('textarea').element as HTMLTextAreaElement).value).toBe('What does it say about the budget?')
+    expect(w.findAll('[data-testid="attach-chip"]')).toHaveLength(1)
+    w.unmount()
+  })
+
   it('"Send pages 1–N" sends the same text and file with fitAttachments', async () => {
     const w = await refusedSend()
     nextTurn()

@@ -159,7 +159,7 @@ describe('the attachments store', () => {
     expect(s.list('sess').map((f) => f.id)).toEqual(many(10).map((f) => f.id))
     expect(api.discard).toHaveBeenCalledWith(['doc-10', 'doc-11'])
     expect(toasts.toasts).toHaveLength(1)
-    expect(toasts.toasts[0].error).toMatchObject({ code: 'attach.tooMany', params: { max: 10, n: 12 } })
+    expect(toasts.toasts[0].error).toMatchObject({ code: 'attach.tooManyStaged', params: { max: 10, refused: 2, names: 'notes.md, notes.md' } })
   })
 
   it('reads pasted files as base64 and names a nameless one', async () => {

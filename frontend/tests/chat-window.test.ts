@@ -53,9 +53,17 @@ describe('ChatWindow', () => {
       expect(w.find('[data-testid="show-earlier"]').exists()).toBe(false) // not while it grows
       await vi.advanceTimersByTimeAsync(40)
       expect(bubbles()).toHaveLength(16)
+      // The view stays at the end while it grows and when "Show earlier"
+      // appears above the messages at the end (it settled 60 px short).
+      const scroller = w.get('[data-testid="scroller"]').element as HTMLElement
+      Object.defineProperty(scroller, 'scrollHeight', {
+        configurable: true,
+        get: () => 100 * w.findAll('[data-testid="message"]').length + (w.find('[data-testid="show-earlier"]').exists() ? 60 : 0),
+      })
       await vi.runAllTimersAsync()
       expect(bubbles()).toHaveLength(100)
       expect(w.find('[data-testid="show-earlier"]').exists()).toBe(true)
+      expect(scroller.scrollTop).toBe(100 * 100 + 60)
       w.unmount()
     } finally {
       vi.useRealTimers()

@@ -234,6 +234,12 @@ describe('ContextMeter', () => {
     expect(w.emitted('blocked')?.at(-1)).toEqual([''])
     await w.get('[data-testid="context-meter-bar"]').trigger('click')
     expect(w.get('[data-testid="context-attachments-too-long"]').text()).toContain('18k tokens')
+    // Listed as not fitting, not as sent (the popup contradicted itself:
+    // an empty "left out" heading, the documents under "sent").
+    const left = w.findAll('[data-testid="context-left-out-item"]').map((li) => li.text())
+    expect(left[0]).toContain('Attached files and images')
+    expect(left[0]).toContain('Send offers the part that fits')
+    expect(w.find('[data-testid="context-sent-attachments"]').exists()).toBe(false)
     expect(w.find('[data-testid="context-nothing-left-out"]').exists()).toBe(false)
     w.unmount()
   })

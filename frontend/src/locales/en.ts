@@ -553,6 +553,7 @@ const en: typeof ja = {
       top_k: 'matched, but beyond LOCAL_KB_TOP_K',
       history: 'left out: no room in the budget',
       tool_count: 'left out: more tools than the provider takes',
+      attachments_too_long: 'do not fit beside the conversation: Send offers the part that fits',
     },
   },
   kbDrop: kbText.kbDrop,

@@ -244,6 +244,7 @@ const errors: typeof ja = {
       imageBroken: 'The image {name} could not be read ({detail})',
       imageTooManyPixels: 'The image {name} has {megapixels} million pixels: at most {max} million can be read',
       tooMany: 'A message may carry at most {max} attachments ({n} were added)',
+      tooManyStaged: 'A message may carry at most {max} files: {refused} of them were not added ({names})',
       messageTooLarge: 'The attachments of this message come to {mib} MiB: together they may be at most {maxMiB} MiB',
       notFound: 'Attachment {id} is no longer waiting to be sent: add the file again',
       unreadable: '{name} could not be read ({detail})',

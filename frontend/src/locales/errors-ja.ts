@@ -242,6 +242,7 @@ export default {
       imageBroken: '画像 {name} を読み込めませんでした（{detail}）',
       imageTooManyPixels: '画像 {name} は {megapixels} 百万画素あります。読み込めるのは {max} 百万画素までです',
       tooMany: '1 つのメッセージに添付できるのは {max} 件までです（{n} 件追加されています）',
+      tooManyStaged: '1 つのメッセージに添付できるのは {max} 件までです。{refused} 件は追加しませんでした（{names}）',
       messageTooLarge: 'このメッセージの添付は合計 {mib} MiB です。合計 {maxMiB} MiB までです',
       notFound: '添付 {id} はもう送信待ちではありません。ファイルをもう一度追加してください',
       unreadable: '{name} を読み込めませんでした（{detail}）',

@@ -550,6 +550,7 @@ export default {
       top_k: '一致したが LOCAL_KB_TOP_K の件数外',
       history: '予算に入らず省略',
       tool_count: '送らず: プロバイダーが受け付けるツールの数を超えたため',
+      attachments_too_long: '会話と一緒には収まりません。送信すると収まる部分を送る提案が出ます',
     },
   },
   kbDrop: kbText.kbDrop,

@@ -38,8 +38,9 @@ export const useAttachmentStore = defineStore('attachments', () => {
     const over = taken.slice(kept.length)
     if (over.length) {
       void api.discard(over.map((s) => s.id)).catch(() => {})
-      const n = had + taken.length
-      toasts.error(new AppError({ code: 'attach.tooMany', params: { max: MAX_ATTACHMENTS, n }, message: `at most ${MAX_ATTACHMENTS} attachments (${n} were added)` }))
+      const names = over.slice(0, 3).map((s) => s.name).join(', ') + (over.length > 3 ? ', …' : '')
+      const params = { max: MAX_ATTACHMENTS, refused: over.length, names }
+      toasts.error(new AppError({ code: 'attach.tooManyStaged', params, message: `at most ${MAX_ATTACHMENTS} files: ${over.length} not added (${names})` }))
     }
     if (!kept.length) return
     byChat.value = { ...byChat.value, [key(sessionId)]: [...list(sessionId), ...kept] }

@@ -86,6 +86,12 @@ export interface FitOffer {
   docs: number
   /** Set for a regenerate's or an edit's offer. */
   retry?: FitRetry
+  /**
+   * The model a send's offer was made for (the chat's model as picked then;
+   * "" for the default): picking another model ends the offer, whose part
+   * would no longer be the one that fits.
+   */
+  model?: string
 }
 
 /** The offer of a chat.attachmentTooLong error. */
@@ -270,7 +276,12 @@ export const useChatStore = defineStore('chat', () => {
       lastError.value = end.error
       const offer = !end.started && (turn.kind === 'send' || turn.retry) && end.error.code === ATTACHMENT_TOO_LONG
       // The offer says it in the composer; no toast on top of it.
-      if (offer) fitOffer.value = { ...fitOfferOf(end.error, turn.sessionId || null), ...(turn.retry ? { retry: turn.retry } : {}) }
+      if (offer) {
+        fitOffer.value = {
+          ...fitOfferOf(end.error, turn.sessionId || null),
+          ...(turn.retry ? { retry: turn.retry } : { model: turn.user.model }),
+        }
+      }
       else toasts.error(end.error)
       if (!end.started) {
         // Nothing was stored: give the text back to that chat's input box
@@ -440,6 +451,10 @@ export const useChatStore = defineStore('chat', () => {
     if (!offer || offer.sessionId !== sid) return null
     // A regenerate's or an edit's documents are in the history, not the box.
     if (offer.retry) return offer
+    // Another model picked since: its part would be another (a new-user
+    // try saw "send pages 1–79" send pages 1–33 after switching to gpt-4,
+    // and all 300 pages after switching to gpt-4o). Send asks again.
+    if ((offer.model ?? '') !== (sessions.currentModel ?? '')) return null
     const waiting = useAttachmentStore().list(sid).some((f) => f.kind !== 'image' && f.name === offer.name)
     return waiting ? offer : null
   })

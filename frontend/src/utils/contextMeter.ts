@@ -26,7 +26,7 @@ export interface LeftOutEntry {
   kind: string
   id: string
   title: string
-  /** budget | truncated | sections | char_limit | top_k | history | more (count others not listed) */
+  /** budget | truncated | sections | char_limit | top_k | history | attachments_too_long | more (count others not listed) */
   reason: string
   kept: number
   total: number
@@ -80,6 +80,13 @@ export function segments(r: ContextReport): Segment[] {
  */
 export function leftOutEntries(r: ContextReport): LeftOutEntry[] {
   const out: LeftOutEntry[] = []
+  if (r.attachmentsTooLong) {
+    // A preview's documents that sending would offer to send in part.
+    out.push({
+      layer: 'attachments', kind: 'block', id: '', title: '', reason: 'attachments_too_long',
+      kept: 0, total: r.attachments ?? 0, unit: 'tokens', count: 0,
+    })
+  }
   for (const o of r.toolsLeftOut ?? []) {
     out.push({ layer: 'tools', kind: o.kind, id: o.id, title: o.title, reason: o.reason, kept: o.kept, total: o.total, unit: o.unit, count: 0 })
   }
