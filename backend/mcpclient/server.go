@@ -34,6 +34,10 @@ const (
 // not answered by then is "not responding" and is stopped.
 var StartTimeout = 30 * time.Second
 
+// stderrDrain bounds the wait for a server's stderr to end after its
+// process exited (and what it started was killed).
+const stderrDrain = 2 * time.Second
+
 // stderrLines is how many of the last stderr lines a failure shows.
 const stderrLines = 12
 
@@ -262,12 +266,21 @@ func (r *runner) startProcess() (mcp.Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	stderr, err := cmd.StderrPipe()
+	// stderr is a pipe of our own, not cmd.StderrPipe: Wait closes that one
+	// as soon as the process exits, so the lines it wrote just before (a
+	// crash's reason) could be lost to the reader (a flaky
+	// TestAServerThatExitsShowsItsExitCodeAndLastStderrLines). This one is
+	// read to its end — once the process and what it started are gone —
+	// before the exit is reported.
+	stderr, stderrW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stderr = stderrW
 	tree, err := startTree(cmd)
+	stderrW.Close() // the child has its own copy
 	if err != nil {
+		stderr.Close()
 		return nil, fmt.Errorf("could not start %s: %w", path, err)
 	}
 	r.mu.Lock()
@@ -281,14 +294,22 @@ func (r *runner) startProcess() (mcp.Transport, error) {
 	go r.filterStdout(stdout, pw, logf)
 	go func() {
 		err := cmd.Wait()
-		wg.Wait()
 		code := -1
 		if cmd.ProcessState != nil {
 			code = cmd.ProcessState.ExitCode()
 		}
-		// Whatever the leader left behind goes with it.
+		// Whatever the leader left behind goes with it; then nothing holds
+		// stderr open and its last lines are read.
 		tree.kill()
 		tree.release()
+		read := make(chan struct{})
+		go func() { wg.Wait(); close(read) }()
+		select {
+		case <-read:
+		case <-time.After(stderrDrain): // something that escaped the tree holds it open
+		}
+		stderr.Close() // ends a read still waiting
+		<-read
 		if logf != nil {
 			fmt.Fprintf(logf, "--- %s exited (code %d): %v\n", time.Now().Format(time.RFC3339), code, err)
 			logf.Close()
