@@ -103,6 +103,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
+// maxOpenConns is how many connections one DB holds at most.
+const maxOpenConns = 8
+
 // OpenUnmigrated opens the database without applying migrations (tests use
 // it to build a database at an earlier schema version). It neither checks
 // the file nor takes the start-up lock.
@@ -112,7 +115,13 @@ func OpenUnmigrated(path string) (*DB, error) {
 	}
 	h := &health{path: path}
 	sqldb := sql.OpenDB(connector{dsn: DSN(path), base: &sqlite.Driver{}, h: h})
-	sqldb.SetMaxOpenConns(8)
+	// Every connection opened stays open while it is used at least every
+	// few minutes: a turn's context layers query side by side, and with
+	// database/sql's default of 2 idle connections the others were closed
+	// after each turn and opened again in the next — its pragmas run again
+	// and its page cache starts cold (issue 29's turn overhead).
+	sqldb.SetMaxOpenConns(maxOpenConns)
+	sqldb.SetMaxIdleConns(maxOpenConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	if err := sqldb.Ping(); err != nil {
 		sqldb.Close()
