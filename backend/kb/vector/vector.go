@@ -5,7 +5,11 @@
 // little-endian float32 BLOB) is store.EncodeEmbedding/DecodeEmbedding.
 package vector
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas32"
+)
 
 // RRFK is the k of reciprocal rank fusion, score = Σ 1/(k + rank): 60, as
 // in Cormack, Clarke and Büttcher, "Reciprocal Rank Fusion outperforms
@@ -22,20 +26,14 @@ func RRF(rank int) float64 {
 }
 
 // Dot is the dot product of a and b over len(a) (b must be at least as
-// long); for unit vectors it is their cosine similarity, in [-1, 1].
+// long); for unit vectors it is their cosine similarity, in [-1, 1]. It is
+// gonum's BLAS level-1 Sdot (blas32.Dot), whose amd64 assembly does a
+// 256-dimension product about 3× as fast as a Go loop (4 partial sums): the
+// semantic side of a search scores every section vector, 320,000 at
+// 200,000 documents (issue 29).
 func Dot(a, b []float32) float32 {
-	var s0, s1, s2, s3 float32
-	n := len(a) &^ 3
-	for i := 0; i < n; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for i := n; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
+	n := len(a)
+	return blas32.Dot(blas32.Vector{N: n, Data: a, Inc: 1}, blas32.Vector{N: n, Data: b[:n], Inc: 1})
 }
 
 // Normalize scales v in place to unit length and returns it; a zero vector
