@@ -73,8 +73,9 @@ func benchIndex(b *testing.B) (lex, hyb *fixture) {
 }
 
 // benchQueries returns the Japanese and English questions with the MATCH
-// expression the lexical ranking builds for each (the same terms, picked
-// by the same posting budget); questions with no term are left out.
+// expression the lexical ranking runs for each (the same terms, picked by
+// the same posting budget, or all of its common terms required when that
+// ranking stands: commonTermsRanking); questions with no term are left out.
 func benchQueries(b *testing.B, f *fixture) []benchQuery {
 	ctx := context.Background()
 	var qs []string
@@ -93,9 +94,20 @@ func benchQueries(b *testing.B, f *fixture) []benchQuery {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if expr := matchExpr(terms, pickTerms(terms, df, postingBudget, twoRarest(terms, df)), lx.phrases); expr != "" {
-			out = append(out, benchQuery{q: q, expr: expr})
+		must := twoRarest(terms, df)
+		expr := matchExpr(terms, pickTerms(terms, df, postingBudget, must), lx.phrases)
+		if expr == "" {
+			continue
 		}
+		// Common terms that enough documents hold together are ranked
+		// by requiring them all (commonTermsExpr): the floor runs that.
+		conj := commonTermsExpr(terms, df, must, postingBudget)
+		if docs, _, err := f.svc.commonTermsRanking(ctx, f.db.Bun(), lx, conj); err != nil {
+			b.Fatal(err)
+		} else if docs != nil {
+			expr = conj
+		}
+		out = append(out, benchQuery{q: q, expr: expr})
 	}
 	return out
 }

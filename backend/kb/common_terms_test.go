@@ -1,0 +1,89 @@
+package kb
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"playchat/backend/jatext"
+)
+
+func TestCommonTermsExprRequiresTheMustTermsOnlyWhenTheyAreCommon(t *testing.T) {
+	terms := []jatext.Term{{Key: "子"}, {Key: "props"}, {Key: "渡す"}}
+	must := []bool{true, true, false}
+	df := map[string]float64{"子": 40000, "props": 27000, "渡す": 90000}
+	if got, want := commonTermsExpr(terms, df, must, 8000), `"子" AND "props"`; got != want {
+		t.Errorf("common must terms: %q, want %q", got, want)
+	}
+	df = map[string]float64{"子": 3000, "props": 2000, "渡す": 90000}
+	if got := commonTermsExpr(terms, df, must, 8000); got != "" {
+		t.Errorf("must terms in 5,000 sections (under the budget): %q, want none", got)
+	}
+	if got := commonTermsExpr(terms[:1], map[string]float64{"子": 40000}, must[:1], 8000); got != "" {
+		t.Errorf("one term: %q, want none (nothing to require together)", got)
+	}
+}
+
+// commonTermsTree writes 30 documents holding only "alpha", 30 holding only
+// "beta" and both documents holding both words.
+func commonTermsTree(t *testing.T, both int) string {
+	dir := t.TempDir()
+	for i := range 30 {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("a%02d.md", i)), fmt.Sprintf("# Note a%d\n\nalpha alpha alpha filler words %d\n", i, i))
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("b%02d.md", i)), fmt.Sprintf("# Note b%d\n\nbeta beta beta filler words %d\n", i, i))
+	}
+	for i := range both {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("ab%02d.md", i)), fmt.Sprintf("# Note ab%d\n\nalpha and beta together, text %d\n", i, i))
+	}
+	return dir
+}
+
+// A query whose two rarest words are common (over the posting budget)
+// ranks only the documents holding both when enough of them do
+// (minCommonTermsDocs), and falls back to ranking either word when too few
+// do: a search never comes back emptier for being cheaper.
+func TestCommonTermsAreRequiredTogetherWhenEnoughDocumentsHoldBoth(t *testing.T) {
+	saved := postingBudget
+	postingBudget = 20 // "alpha" and "beta" are each in 30+ sections: common here
+	t.Cleanup(func() { postingBudget = saved })
+	ctx := context.Background()
+	for _, tc := range []struct {
+		both      int
+		onlyBoth  bool
+		wantMatch int
+	}{
+		{both: minCommonTermsDocs + 2, onlyBoth: true},
+		{both: minCommonTermsDocs - 7, onlyBoth: false},
+	} {
+		f := newFixture(t, commonTermsTree(t, tc.both))
+		if _, err := f.svc.Reconcile(ctx); err != nil {
+			t.Fatal(err)
+		}
+		hits, err := f.svc.Search(ctx, "alpha beta", 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withBoth := 0
+		for _, h := range hits {
+			data, err := os.ReadFile(filepath.Join(f.dir, h.Path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(data), "alpha") && strings.Contains(string(data), "beta") {
+				withBoth++
+			}
+		}
+		if withBoth != tc.both {
+			t.Errorf("%d documents hold both words: %d of them found in %d hits", tc.both, withBoth, len(hits))
+		}
+		if tc.onlyBoth && len(hits) != tc.both {
+			t.Errorf("%d documents hold both words (enough): %d hits, want only those", tc.both, len(hits))
+		}
+		if !tc.onlyBoth && len(hits) <= tc.both {
+			t.Errorf("%d documents hold both words (too few to stand alone): %d hits, want the one-word documents too", tc.both, len(hits))
+		}
+	}
+}
