@@ -9,6 +9,7 @@ import (
 	"playchat/backend/apperr"
 	"playchat/backend/attach"
 	"playchat/backend/chat"
+	"playchat/backend/core"
 	"playchat/backend/llm/llmtest"
 )
 
@@ -31,26 +32,14 @@ func TestAModelSetNotToTakeImagesIsSentNone(t *testing.T) {
 	}
 
 	// The same message to a model the table does not know goes with its image.
-	tr, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "what is this?", Model: "openai/other-model", Attachments: []attach.Prepared{img}}, &recorder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res := tr.Wait(); res.Err != nil {
-		t.Fatal(res.Err)
-	}
+	tr := finishTurn(t, c, chat.TurnRequest{Text: "what is this?", Model: "openai/other-model", Attachments: []attach.Prepared{img}})
 	if parts := userParts(t, srv); len(parts) != 2 || parts[1].Type != openai.ChatMessagePartTypeImageURL {
 		t.Fatalf("parts %+v", parts)
 	}
 
 	// That chat, moved to the model set to "no": its history's image goes as text.
 	srv.Reset()
-	tr, err = c.Chat.Start(ctx, chat.TurnRequest{SessionID: tr.SessionID, Text: "and now?", Model: "openai/fake-model"}, &recorder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res := tr.Wait(); res.Err != nil {
-		t.Fatal(res.Err)
-	}
+	tr = finishTurn(t, c, chat.TurnRequest{SessionID: tr.SessionID, Text: "and now?", Model: "openai/fake-model"})
 	reqs := srv.ChatRequests()
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests", len(reqs))
@@ -83,21 +72,9 @@ func TestATextOnlyModelOfTheTableIsSentNoImage(t *testing.T) {
 	if apperr.CodeOf(err) != apperr.ChatImagesNotTaken || len(srv.ChatRequests()) != 0 {
 		t.Fatalf("err %v, %d requests; want %s and none", err, len(srv.ChatRequests()), apperr.ChatImagesNotTaken)
 	}
-	tr, err := c.Chat.Start(ctx, chat.TurnRequest{Text: "what is this?", Model: "openai/gpt-4o", Attachments: []attach.Prepared{img}}, &recorder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res := tr.Wait(); res.Err != nil {
-		t.Fatal(res.Err)
-	}
+	tr := finishTurn(t, c, chat.TurnRequest{Text: "what is this?", Model: "openai/gpt-4o", Attachments: []attach.Prepared{img}})
 	srv.Reset()
-	tr, err = c.Chat.Start(ctx, chat.TurnRequest{SessionID: tr.SessionID, Text: "and now?", Model: "openai/gpt-3.5-turbo"}, &recorder{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res := tr.Wait(); res.Err != nil {
-		t.Fatal(res.Err)
-	}
+	tr = finishTurn(t, c, chat.TurnRequest{SessionID: tr.SessionID, Text: "and now?", Model: "openai/gpt-3.5-turbo"})
 	for _, m := range srv.ChatRequests()[0].Messages {
 		for _, p := range m.MultiContent {
 			if p.ImageURL != nil {
@@ -111,4 +88,18 @@ func TestATextOnlyModelOfTheTableIsSentNoImage(t *testing.T) {
 		t.Fatalf("a model set to yes: %v", err)
 	}
 	tr.Wait()
+}
+
+// finishTurn runs a turn to its end and fails the test when it could not
+// start or ended in an error.
+func finishTurn(t *testing.T, c *core.Core, req chat.TurnRequest) *chat.Turn {
+	t.Helper()
+	tr, err := c.Chat.Start(context.Background(), req, &recorder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := tr.Wait(); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	return tr
 }
