@@ -91,7 +91,7 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 	if model := s.embeddingModel(); model != "" && strings.TrimSpace(query) != "" && ctx.Value(lexicalOnlyKey{}) == nil {
 		go func() {
 			var sem semantic // a panic leaves the search lexical
-			s.o.Guard.Do("kb.search", func() { sem = s.semanticSearch(ctx, model, query) })
+			s.o.Guard.Do("kb.search", func() { sem = s.semanticSearch(ctx, model, query, set.MinScore) })
 			semCh <- sem
 		}()
 	} else {
@@ -145,24 +145,27 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 		// also stand out from the collection (standOut) are semantic
 		// matches; below that the similarity is kept for display and
 		// section choice but does not rank.
-		scores := sem.scores
-		floor := max(standOut(scores), set.MinScore)
-		r.semFloor = floor
-		var matches []docScore
-		for _, d := range scores {
-			if d.best >= floor {
-				matches = append(matches, d)
-			}
-			if c, ok := byDoc[d.docID]; ok {
-				c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
-			}
-		}
+		r.semFloor = sem.floor
+		matches := sem.matches
 		// Every document above the floor is here, so a match's place
 		// among them is its rank in the whole collection.
-		sort.Slice(matches, func(i, j int) bool { return matches[i].best > matches[j].best })
+		sort.Slice(matches, func(i, j int) bool {
+			if matches[i].best != matches[j].best {
+				return matches[i].best > matches[j].best
+			}
+			return matches[i].docID < matches[j].docID
+		})
+		var others []int64 // lexical candidates below the floor
+		for _, c := range byDoc {
+			others = append(others, c.docID)
+		}
 		for rank, d := range matches[:min(len(matches), fuseDepth)] {
 			c := get(d.docID)
 			c.ranks[nRank-1] = rank + 1
+			c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
+		}
+		for _, d := range s.vec.bestOf(sem.qvec, others) {
+			c := byDoc[d.docID]
 			c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
 		}
 	}
@@ -205,12 +208,12 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 // document's best section similarity (ok false when embeddings are off or
 // failed: retrieval is then lexical only).
 type semantic struct {
-	qvec   []float32
-	scores []docScore
-	ok     bool
+	qvec []float32
+	vecMatches
+	ok bool
 }
 
-func (s *Service) semanticSearch(ctx context.Context, model, query string) semantic {
+func (s *Service) semanticSearch(ctx context.Context, model, query string, minScore float64) semantic {
 	if err := s.vec.ensure(ctx, s.o.DB, model); err != nil {
 		s.log.Warn("knowledge base vectors could not be loaded", "err", err)
 		return semantic{}
@@ -220,7 +223,8 @@ func (s *Service) semanticSearch(ctx context.Context, model, query string) seman
 		s.log.Warn("query embedding failed; lexical retrieval only", "err", err)
 		return semantic{}
 	}
-	return semantic{qvec: qv, scores: s.vec.search(qv), ok: true}
+	vm, _ := s.vec.search(qv, minScore)
+	return semantic{qvec: qv, vecMatches: vm, ok: true}
 }
 
 // semanticZ is how far above the collection's mean, in standard
@@ -242,17 +246,22 @@ const minZDocs = 30
 // semanticZ × standard deviation over all documents (−Inf for small
 // collections).
 func standOut(scores []docScore) float64 {
-	if len(scores) < minZDocs {
-		return math.Inf(-1)
-	}
 	var sum, sq float64
 	for _, d := range scores {
 		sum += d.best
 		sq += d.best * d.best
 	}
-	n := float64(len(scores))
-	mean := sum / n
-	return mean + semanticZ*math.Sqrt(max(sq/n-mean*mean, 0))
+	return standOutOf(sum, sq, len(scores))
+}
+
+// standOutOf is standOut from the sum and the sum of squares of n
+// documents' similarities.
+func standOutOf(sum, sq float64, n int) float64 {
+	if n < minZDocs {
+		return math.Inf(-1)
+	}
+	mean := sum / float64(n)
+	return mean + semanticZ*math.Sqrt(max(sq/float64(n)-mean*mean, 0))
 }
 
 // lexDoc is a document's best section in a BM25 ranking.

@@ -15,6 +15,7 @@ import (
 // and no database read. It costs 4 × dim bytes per section (1536-dim
 // vectors: 6 KiB a section; 45,000 one-section documents: 276 MiB), loaded on
 // the first semantic query and kept in step by the writer and the embedder.
+// From defaultQuantizeBytes on, an int8 copy adds a quarter (quantized.go).
 type vectorIndex struct {
 	mu     sync.RWMutex
 	model  string
@@ -27,6 +28,11 @@ type vectorIndex struct {
 	// instead of hopping between tens of thousands of small allocations
 	// (measured at 45,000 documents: about half the scan's time).
 	packed bool
+	// quant are the packed vectors quantised to int8 for a faster scan
+	// (quantized.go); nil below quantizeBytes of float32 vectors.
+	quant *quantized
+	// quantizeBytes overrides defaultQuantizeBytes (tests).
+	quantizeBytes int
 }
 
 // docVectors are one document's section vectors, dim floats each.
@@ -49,7 +55,7 @@ func (v *vectorIndex) ensure(ctx context.Context, db *store.DB, model string) er
 	if v.loaded && v.model == model {
 		return nil
 	}
-	v.model, v.dim, v.loaded, v.docs, v.pos, v.packed = model, 0, false, nil, map[int64]int{}, false
+	v.model, v.dim, v.loaded, v.docs, v.pos, v.packed, v.quant = model, 0, false, nil, map[int64]int{}, false, nil
 	rows, err := db.Bun().QueryContext(ctx, `SELECT doc_id, id, embedding FROM local_knowledge_chunks
 		WHERE embedding_model = ? AND embedding IS NOT NULL ORDER BY doc_id, ord`, model)
 	if err != nil {
@@ -92,7 +98,7 @@ func (v *vectorIndex) addLocked(docID, chunkID int64, blob []byte) {
 	d := &v.docs[i]
 	d.chunks = append(d.chunks, chunkID)
 	d.vecs = append(d.vecs, vec...)
-	v.packed = false
+	v.packed, v.quant = false, nil
 }
 
 // packLocked copies every document's vectors into one array and points the
@@ -111,7 +117,14 @@ func (v *vectorIndex) packLocked() {
 		flat = append(flat, d.vecs...)
 		d.vecs = flat[off:len(flat):len(flat)]
 	}
-	v.packed = true
+	v.packed, v.quant = true, nil
+	limit := v.quantizeBytes
+	if limit <= 0 {
+		limit = defaultQuantizeBytes
+	}
+	if 4*total >= limit {
+		v.quant = quantize(v.docs, v.dim)
+	}
 }
 
 // removeLocked drops a document (swap with the last).
@@ -128,7 +141,7 @@ func (v *vectorIndex) removeLocked(docID int64) {
 	v.docs[last] = docVectors{}
 	v.docs = v.docs[:last]
 	delete(v.pos, docID)
-	v.packed = false
+	v.packed, v.quant = false, nil
 }
 
 // refresh reloads the vectors of the given documents when the index is
@@ -172,9 +185,21 @@ type docScore struct {
 	bestChunk int64
 }
 
-// search returns every document's best cosine similarity to q (which it
-// normalises), in no particular order. The scan is split over the CPUs.
-func (v *vectorIndex) search(q []float32) []docScore {
+// vecMatches is the outcome of a semantic scan. floor is the similarity a
+// document needs to match: the larger of minScore (the original's rule) and
+// the collection's standOut. matches are every document at or above it,
+// with its exact best section, in no particular order.
+type vecMatches struct {
+	floor   float64
+	matches []docScore
+}
+
+// search scans every section vector for q (which it normalises) and
+// returns the documents that match it semantically; ok is false when no
+// vectors of q's dimension are loaded. The scan is split over the CPUs. A
+// large index is scanned in int8 (searchQuantized), with the same matches
+// and scores; only the floor then comes from estimated similarities.
+func (v *vectorIndex) search(q []float32, minScore float64) (vm vecMatches, ok bool) {
 	v.mu.RLock()
 	if v.loaded && !v.packed {
 		v.mu.RUnlock()
@@ -187,10 +212,43 @@ func (v *vectorIndex) search(q []float32) []docScore {
 	}
 	defer v.mu.RUnlock()
 	if !v.loaded || len(q) != v.dim || len(v.docs) == 0 {
-		return nil
+		return vecMatches{floor: minScore}, false
 	}
 	q = vector.Normalize(append([]float32(nil), q...))
+	if v.quant != nil {
+		return v.searchQuantized(q, minScore), true
+	}
 	out := make([]docScore, len(v.docs))
+	v.parallel(func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i] = v.exactBest(q, i)
+		}
+	})
+	vm.floor = max(standOut(out), minScore)
+	for _, d := range out {
+		if d.best >= vm.floor {
+			vm.matches = append(vm.matches, d)
+		}
+	}
+	return vm, true
+}
+
+// exactBest is document i's best section for the unit query q.
+func (v *vectorIndex) exactBest(q []float32, i int) docScore {
+	d := &v.docs[i]
+	best, bestChunk := math.Inf(-1), int64(0)
+	for c := range d.chunks {
+		s := float64(vector.Dot(q, d.vecs[c*v.dim:(c+1)*v.dim]))
+		if s > best {
+			best, bestChunk = s, d.chunks[c]
+		}
+	}
+	return docScore{docID: d.docID, best: best, bestChunk: bestChunk}
+}
+
+// parallel runs scan over consecutive ranges of v.docs, one per CPU when
+// the index is large enough for that to pay.
+func (v *vectorIndex) parallel(scan func(lo, hi int)) {
 	workers := 1
 	if len(v.docs)*v.dim > 1<<20 {
 		workers = runtime.GOMAXPROCS(0)
@@ -202,20 +260,27 @@ func (v *vectorIndex) search(q []float32) []docScore {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				d := &v.docs[i]
-				best, bestChunk := math.Inf(-1), int64(0)
-				for c := range d.chunks {
-					s := float64(vector.Dot(q, d.vecs[c*v.dim:(c+1)*v.dim]))
-					if s > best {
-						best, bestChunk = s, d.chunks[c]
-					}
-				}
-				out[i] = docScore{docID: d.docID, best: best, bestChunk: bestChunk}
-			}
+			scan(lo, hi)
 		}()
 	}
 	wg.Wait()
+}
+
+// bestOf returns the best section for q (which it normalises) of each of
+// docIDs that has vectors in the index, in the order of docIDs.
+func (v *vectorIndex) bestOf(q []float32, docIDs []int64) []docScore {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	if len(q) != v.dim || len(docIDs) == 0 {
+		return nil
+	}
+	q = vector.Normalize(append([]float32(nil), q...))
+	out := make([]docScore, 0, len(docIDs))
+	for _, id := range docIDs {
+		if i, ok := v.pos[id]; ok {
+			out = append(out, v.exactBest(q, i))
+		}
+	}
 	return out
 }
 
