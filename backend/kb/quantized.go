@@ -59,8 +59,8 @@ func quantize(docs []docVectors, dim int) *quantized {
 }
 
 // searchQuantized is search over the int8 codes. Every section's product
-// with the query is computed in int8 and bounded by its quantisation error
-// (vector.Int8ErrorBound), so each document's exact best similarity is at
+// with the query (in int16) is computed in integers and bounded by its
+// quantisation error (vector.ErrorBound), so each document's exact best similarity is at
 // most its estimate plus the bound. The floor comes from the estimates (the
 // collection's mean and deviation move far less than the bound); only the
 // documents whose bound reaches it are scored again in float32, and those
@@ -72,8 +72,8 @@ func quantize(docs []docVectors, dim int) *quantized {
 // read-locked and q unit length.
 func (v *vectorIndex) searchQuantized(q []float32, minScore float64) vecMatches {
 	z, dim := v.quant, v.dim
-	qq := make([]int8, dim)
-	sq := vector.QuantizeInt8(q, qq)
+	qq := make([]int16, dim)
+	sq := vector.QuantizeQuery(q, qq)
 	l1q := vector.L1(q)
 	// hi[i] bounds document i's exact best similarity from above.
 	hi := make([]float64, len(z.docIDs))
@@ -91,7 +91,7 @@ func (v *vectorIndex) searchQuantized(q []float32, minScore float64) vecMatches 
 			best, h := math.Inf(-1), math.Inf(-1)
 			for r := int(z.docRow[i]); r < int(z.docRow[i+1]); r++ {
 				s := float64(sq) * float64(z.scales[r]) * float64(dots[r-row0])
-				m := float64(vector.Int8ErrorBound(dim, sq, l1q, z.scales[r], z.l1[r]))
+				m := float64(vector.ErrorBound(dim, sq, l1q, z.scales[r], z.l1[r]))
 				best, h = max(best, s), max(h, s+m)
 			}
 			hi[i] = h + 1e-6 // float32 rounding of the products and bounds

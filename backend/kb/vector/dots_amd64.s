@@ -1,10 +1,11 @@
 #include "textflag.h"
 
-// func dotsInt8AVX2(q, rows *int8, dim, count int, out *int32)
+// func dotsInt8AVX2(q *int16, rows *int8, dim, count int, out *int32)
 //
-// For each of count rows of dim int8 codes: sign-extend 16 codes of q and
-// of the row to int16 (VPMOVSXBW), multiply and add pairs into int32
-// (VPMADDWD), accumulate in two registers, then add the eight lanes.
+// For each of count rows of dim int8 codes: sign-extend 16 codes of the row
+// to int16 (VPMOVSXBW), multiply them with 16 int16 codes of q and add pairs
+// into int32 (VPMADDWD), accumulate in two registers, then add the eight
+// lanes.
 TEXT ·dotsInt8AVX2(SB), NOSPLIT, $0-40
 	MOVQ q+0(FP), SI
 	MOVQ rows+8(FP), DI
@@ -19,15 +20,15 @@ row:
 	VPXOR Y1, Y1, Y1
 
 inner:
-	VPMOVSXBW (R10), Y2
+	VMOVDQU   (R10), Y2
 	VPMOVSXBW (DI), Y3
 	VPMADDWD  Y3, Y2, Y2
 	VPADDD    Y2, Y0, Y0
-	VPMOVSXBW 16(R10), Y4
+	VMOVDQU   32(R10), Y4
 	VPMOVSXBW 16(DI), Y5
 	VPMADDWD  Y5, Y4, Y4
 	VPADDD    Y4, Y1, Y1
-	ADDQ      $32, R10
+	ADDQ      $64, R10
 	ADDQ      $32, DI
 	SUBQ      $32, CX
 	JNZ       inner

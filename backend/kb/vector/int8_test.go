@@ -14,12 +14,21 @@ func randomCodes(rng *rand.Rand, n int) []int8 {
 	return out
 }
 
+func randomQuery(rng *rand.Rand, n int) []int16 {
+	top := QueryCodeMax(n)
+	out := make([]int16, n)
+	for i := range out {
+		out[i] = int16(rng.IntN(2*top+1) - top)
+	}
+	return out
+}
+
 func TestDotsInt8MatchesTheGoLoopAtEveryLength(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Multiples of 32 take the assembly kernel on amd64 with AVX2; the
 	// others, and every length elsewhere, the Go loop.
 	for _, dim := range []int{1, 7, 31, 32, 64, 100, 256, 1536} {
-		q := randomCodes(rng, dim)
+		q := randomQuery(rng, dim)
 		rows := randomCodes(rng, dim*9)
 		got := make([]int32, 9)
 		DotsInt8(q, rows, 9, got)
@@ -33,15 +42,19 @@ func TestDotsInt8MatchesTheGoLoopAtEveryLength(t *testing.T) {
 			}
 		}
 	}
-	// The extremes: -128 × -128 over 1536 components.
-	q := make([]int8, 1536)
-	for i := range q {
-		q[i] = -128
-	}
-	got := make([]int32, 1)
-	DotsInt8(q, q, 1, got)
-	if want := int32(1536 * 128 * 128); got[0] != want {
-		t.Errorf("extreme codes: DotsInt8 = %d, want %d", got[0], want)
+	// The extremes: every code at its end of the range, for the largest
+	// sums the kernel can meet.
+	for _, dim := range []int{256, 1536, 4096} {
+		top := QueryCodeMax(dim)
+		q, row := make([]int16, dim), make([]int8, dim)
+		for i := range q {
+			q[i], row[i] = int16(-top), -127
+		}
+		got := make([]int32, 1)
+		DotsInt8(q, row, 1, got)
+		if want := int64(dim) * int64(top) * 127; int64(got[0]) != want {
+			t.Errorf("dim %d, extreme codes: DotsInt8 = %d, want %d", dim, got[0], want)
+		}
 	}
 }
 
@@ -57,8 +70,8 @@ func TestQuantizedProductsStayWithinTheirErrorBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const dim = 256
 	q := randomUnit(rng, dim)
-	qq := make([]int8, dim)
-	sq := QuantizeInt8(q, qq)
+	qq := make([]int16, dim)
+	sq := QuantizeQuery(q, qq)
 	worst := 0.0
 	for range 2000 {
 		d := randomUnit(rng, dim)
@@ -78,7 +91,7 @@ func TestQuantizedProductsStayWithinTheirErrorBound(t *testing.T) {
 		DotsInt8(qq, dq, 1, out)
 		approx := float64(sq) * float64(sd) * float64(out[0])
 		exact := float64(Dot(q, d))
-		bound := float64(Int8ErrorBound(dim, sq, L1(q), sd, L1(d)))
+		bound := float64(ErrorBound(dim, sq, L1(q), sd, L1(d)))
 		if e := math.Abs(approx - exact); e > bound+1e-6 {
 			t.Fatalf("error %g above its bound %g", e, bound)
 		} else {
@@ -117,8 +130,8 @@ func BenchmarkScan256(b *testing.B) {
 		_ = sink
 	})
 	b.Run("int8", func(b *testing.B) {
-		qq := make([]int8, dim)
-		QuantizeInt8(q, qq)
+		qq := make([]int16, dim)
+		QuantizeQuery(q, qq)
 		out := make([]int32, rows)
 		for b.Loop() {
 			DotsInt8(qq, codes, rows, out)
