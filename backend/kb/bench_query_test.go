@@ -101,11 +101,17 @@ func benchQueries(b *testing.B, f *fixture) []benchQuery {
 		}
 		// Common terms that enough documents hold together are ranked
 		// by requiring them all (commonTermsExpr): the floor runs that.
-		conj := commonTermsExpr(terms, df, must, postingBudget)
-		if docs, _, err := f.svc.commonTermsRanking(ctx, f.db.Bun(), lx, conj); err != nil {
-			b.Fatal(err)
-		} else if docs != nil {
+		// When too few hold them together, the larger of the query's two
+		// rankings is the one by the posting budget alone.
+		if conj := commonTermsExpr(terms, df, must, postingBudget); conj != "" {
+			docs, _, err := f.svc.lexicalRanking(ctx, f.db.Bun(), lx, conj)
+			if err != nil {
+				b.Fatal(err)
+			}
 			expr = conj
+			if len(docs) < minCommonTermsDocs {
+				expr = budgetExpr(terms, df, lx.phrases, expr)
+			}
 		}
 		out = append(out, benchQuery{q: q, expr: expr})
 	}

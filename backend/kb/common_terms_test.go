@@ -43,21 +43,26 @@ func commonTermsTree(t *testing.T, both int) string {
 
 // A query whose two rarest words are common (over the posting budget)
 // ranks only the documents holding both when enough of them do
-// (minCommonTermsDocs), and falls back to ranking either word when too few
-// do: a search never comes back emptier for being cheaper.
+// (minCommonTermsDocs). When too few do, those come first and the words
+// the budget allows follow — either word when it allows neither alone: a
+// search never comes back emptier for being cheaper.
 func TestCommonTermsAreRequiredTogetherWhenEnoughDocumentsHoldBoth(t *testing.T) {
 	saved := postingBudget
-	postingBudget = 20 // "alpha" and "beta" are each in 30+ sections: common here
 	t.Cleanup(func() { postingBudget = saved })
 	ctx := context.Background()
 	for _, tc := range []struct {
-		both      int
-		onlyBoth  bool
-		wantMatch int
+		both     int
+		budget   float64 // "alpha" and "beta" are each in 30+ sections
+		onlyBoth bool
+		// alphaOnly: the budget allows "alpha" alone, so the one-word
+		// matches after the documents holding both are alpha's.
+		alphaOnly bool
 	}{
-		{both: minCommonTermsDocs + 2, onlyBoth: true},
-		{both: minCommonTermsDocs - 7, onlyBoth: false},
+		{both: minCommonTermsDocs + 2, budget: 20, onlyBoth: true},
+		{both: minCommonTermsDocs - 7, budget: 20},
+		{both: minCommonTermsDocs - 7, budget: 35, alphaOnly: true},
 	} {
+		postingBudget = tc.budget
 		f := newFixture(t, commonTermsTree(t, tc.both))
 		if _, err := f.svc.Reconcile(ctx); err != nil {
 			t.Fatal(err)
@@ -66,15 +71,28 @@ func TestCommonTermsAreRequiredTogetherWhenEnoughDocumentsHoldBoth(t *testing.T)
 		if err != nil {
 			t.Fatal(err)
 		}
-		withBoth := 0
-		for _, h := range hits {
+		withBoth, betaOnly := 0, 0
+		for i, h := range hits {
 			data, err := os.ReadFile(filepath.Join(f.dir, h.Path))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Contains(string(data), "alpha") && strings.Contains(string(data), "beta") {
+			alpha, beta := strings.Contains(string(data), "alpha"), strings.Contains(string(data), "beta")
+			if alpha && beta {
 				withBoth++
+				if i >= tc.both {
+					t.Errorf("budget %v: a document holding both words ranks %d, after one-word matches", tc.budget, i+1)
+				}
 			}
+			if beta && !alpha {
+				betaOnly++
+			}
+		}
+		if tc.alphaOnly && betaOnly > 0 {
+			t.Errorf("budget %v allows alpha alone: %d documents holding only beta ranked", tc.budget, betaOnly)
+		}
+		if !tc.onlyBoth && !tc.alphaOnly && betaOnly == 0 {
+			t.Errorf("budget %v allows neither word alone: no document holding only beta ranked", tc.budget)
 		}
 		if withBoth != tc.both {
 			t.Errorf("%d documents hold both words: %d of them found in %d hits", tc.both, withBoth, len(hits))

@@ -121,8 +121,11 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 		if expr == "" {
 			continue
 		}
-		docs, chunks, err := s.commonTermsRanking(ctx, q, lx, conj)
-		if err == nil && docs == nil {
+		var docs []lexDoc
+		var chunks map[int64]float64
+		if conj != "" {
+			docs, chunks, err = s.commonTermsRanking(ctx, q, lx, conj, budgetExpr(terms, df, lx.phrases, expr))
+		} else {
 			docs, chunks, err = s.lexicalRanking(ctx, q, lx, expr)
 		}
 		if err != nil {
