@@ -66,6 +66,7 @@ func (s *LogService) List(limit, offset int) (LogPage, error) {
 	if err != nil {
 		return LogPage{}, err
 	}
+	c.FlushAPILogs() // the calls just made are in the page
 	ls, total, err := c.DB.ListAPILogs(context.Background(), limit, offset)
 	if err != nil {
 		return LogPage{}, err
@@ -114,6 +115,7 @@ func (s *LogService) Clear() error {
 	if err != nil {
 		return err
 	}
+	c.FlushAPILogs() // a call's record queued before Clear goes too
 	return c.DB.ClearAPILogs(context.Background())
 }
 

@@ -75,7 +75,7 @@ echo "e2e: the pasted image shows as a second chip"
 # 3. Send: the request carries both images as image_url parts.
 send "what colours are these"
 wait_for "the reply" bash -c "[ \"\$(sqlite3 -readonly '$WORK/data/playchat.db' \"SELECT count(*) FROM messages WHERE role = 'assistant' AND status = 'complete'\")\" = 1 ]"
-req=$(sql "SELECT request_json FROM api_logs WHERE purpose = 'turn' ORDER BY id DESC LIMIT 1")
+req=$(request_with 'what colours are these')
 n=$(grep -o '"type":"image_url"' <<<"$req" | wc -l)
 [ "$n" = 2 ] || fail "the request has $n image parts, want 2: ${req:0:600}"
 grep -q '"url":"data:image/png;base64,' <<<"$req" || fail "no PNG data URL in the request"
@@ -101,7 +101,7 @@ stop_group "$DRAG"
 seen 05-pdf-chip lighthouse || { cat "$WORK/ocr.txt" >&2; fail "no chip for the dropped PDF above the message box"; }
 send "when is the lighthouse inspected"
 wait_for "the second reply" bash -c "[ \"\$(sqlite3 -readonly '$WORK/data/playchat.db' \"SELECT count(*) FROM messages WHERE role = 'assistant' AND status = 'complete'\")\" = 2 ]"
-req=$(sql "SELECT request_json FROM api_logs WHERE purpose = 'turn' ORDER BY id DESC LIMIT 1")
+req=$(request_with 'when is the lighthouse inspected')
 for want in 'lighthouse.pdf' 'application/pdf' 'Quarterly lighthouse report' '灯台の点検は三月です' 'Second page of the report' '二ページ目の本文' 'when is the lighthouse inspected'; do
   grep -qF "$want" <<<"$req" || fail "the request does not carry \"$want\": ${req:0:800}"
 done

@@ -38,8 +38,9 @@ reply_to() { sql "SELECT count(*) FROM messages a JOIN messages q ON a.parent_id
 # has_reply QUESTION STATUS: the question has one reply with that status.
 has_reply() { [ "$(reply_to "$1" "$2")" = 1 ]; }
 gone() { [ "$(sql "SELECT count(*) FROM messages WHERE content='$1'")" = 0 ]; }
-# last_request: the newest streamed chat request the app logged.
-last_request() { sql "SELECT request_json FROM api_logs WHERE request_json LIKE '%\"stream\":true%' ORDER BY id DESC LIMIT 1"; }
+# last_request TEXT: the newest streamed chat request the app logged, once
+# it holds TEXT (request_with).
+last_request() { request_with "$1" "request_json LIKE '%\"stream\":true%'"; }
 # click_word WORD: clicks the first place OCR reads WORD on the screen (a
 # button greyed out while the last turn finishes reads as nothing: tried
 # again for a few seconds).
@@ -70,7 +71,7 @@ echo "e2e: a question answered 429 is marked Not answered, with Retry and Remove
 # 2. The next question goes alone.
 send "second question works"
 wait_for "the second reply" has_reply 'second question works' complete
-req=$(last_request)
+req=$(last_request 'second question works')
 grep -q "second question works" <<<"$req" || fail "the logged request is not the second question's: $req"
 ! grep -q "first question fails" <<<"$req" || fail "the failed question was glued onto the next one: $req"
 echo "e2e: the next question was sent alone"
@@ -78,7 +79,7 @@ echo "e2e: the next question was sent alone"
 # 3. Retry answers the failed one; the request carries it once.
 click_word Retry
 wait_for "the retried reply" has_reply 'first question fails' complete
-req=$(last_request)
+req=$(last_request 'first question fails')
 [ "$(grep -o "first question fails" <<<"$req" | wc -l)" = 1 ] || fail "Retry did not send the question exactly once: $req"
 sleep 1
 shot 02-retried
@@ -111,7 +112,7 @@ xdotool key ctrl+a BackSpace
 sleep 0.5
 send "a short one"
 wait_for "the short reply" has_reply 'a short one' complete
-! grep -q "far too long" <<<"$(last_request)" || fail "the refused message reached the model"
+! grep -q "far too long" <<<"$(last_request 'a short one')" || fail "the refused message reached the model"
 echo "e2e: a short message after it works"
 
 # 5. After a 500, Remove puts the question back into the box; Enter sends it.

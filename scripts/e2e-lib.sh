@@ -315,3 +315,18 @@ wait_for() {
 
 # sql QUERY: runs a read-only query on the app's database.
 sql() { sqlite3 -readonly "$WORK/data/playchat.db" "$1"; }
+
+# request_with TEXT [WHERE]: prints the newest logged model request
+# (api_logs; WHERE picks the rows, purpose 'turn' by default) once it holds
+# TEXT, or as it is after 20 s. The app writes a call's record in the
+# background as the turn ends, so a check right after the reply waits for
+# it.
+request_with() {
+  local want=$1 where=${2:-"purpose = 'turn'"} req=""
+  for _ in $(seq 100); do
+    req=$(sql "SELECT request_json FROM api_logs WHERE $where ORDER BY id DESC LIMIT 1")
+    grep -qF -- "$want" <<<"$req" && break
+    sleep 0.2
+  done
+  printf '%s' "$req"
+}

@@ -72,7 +72,7 @@ xdotool mousemove --window "$WID" $((WW * 2 / 5)) $((WH - 60)) click 1
 sleep 0.3
 xdotool key Return
 wait_for "the reply" bash -c "[ \"\$(sqlite3 -readonly '$WORK/data/playchat.db' \"SELECT count(*) FROM messages WHERE role = 'assistant' AND status = 'complete'\")\" = 1 ]"
-req=$(sql "SELECT request_json FROM api_logs WHERE purpose = 'turn' ORDER BY id DESC LIMIT 1")
+req=$(request_with '"type":"image_url"')
 [ "$(grep -o '"type":"image_url"' <<<"$req" | wc -l)" = 1 ] || fail "the request has no image part: ${req:0:600}"
 echo "e2e: sent with its image as an image_url part"
 sleep 1

@@ -119,6 +119,7 @@ func TestABackgroundRequestIsNotStored(t *testing.T) {
 	if last := reqs[0].Messages[len(reqs[0].Messages)-1]; last.Content != "### Task: suggest 3 tags" {
 		t.Errorf("last message %q", last.Content)
 	}
+	e.c.FlushAPILogs()
 	logs, _, err := e.c.DB.ListAPILogs(ctx, 10, 0)
 	if err != nil {
 		t.Fatal(err)

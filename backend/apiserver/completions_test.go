@@ -54,6 +54,7 @@ func TestAPlainModelIsPassedOnWithoutStreaming(t *testing.T) {
 			t.Errorf("upstream body lacks %s: %s", want, body)
 		}
 	}
+	e.c.FlushAPILogs()
 	logs, _, err := e.c.DB.ListAPILogs(ctx, 10, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -131,6 +131,7 @@ func TestABodyOver8MiBGets413(t *testing.T) {
 	if n := e.fake.RequestCount("/chat/completions"); n != 0 {
 		t.Errorf("%d refused requests reached the model", n)
 	}
+	e.c.FlushAPILogs()
 	logs, _, err := e.c.DB.ListAPILogs(context.Background(), 50, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -103,6 +103,7 @@ func TestAnImageGoesToTheModelAsADownscaledImagePart(t *testing.T) {
 		t.Errorf("attachments in the report: %d, want %d", res.Context.Attachments, chat.ImageTokens(2048, 1024))
 	}
 	// The api_logs row keeps the part but not the megabytes of base64.
+	c.FlushAPILogs()
 	logs, _, err := c.DB.ListAPILogs(context.Background(), 10, 0)
 	if err != nil || len(logs) == 0 {
 		t.Fatalf("logs %v", err)

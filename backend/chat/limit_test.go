@@ -57,6 +57,7 @@ func TestAReplyThatNeverEndsIsStoppedAtTheMessageLimitAndStoredPartial(t *testin
 		t.Errorf("error event %+v", ev)
 	}
 	// The request was cancelled for that reason, not by the user.
+	c.FlushAPILogs()
 	logs, _, err := c.DB.ListAPILogs(context.Background(), 10, 0)
 	if err != nil || len(logs) != 1 || !strings.Contains(logs[0].Error, string(apperr.ChatReplyTooLong)) {
 		t.Fatalf("api logs %d (%v): %+v", len(logs), err, logs)

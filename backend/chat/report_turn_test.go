@@ -93,6 +93,7 @@ func TestAPreviewMeasuresTheDraftAndWritesNothing(t *testing.T) {
 	c := newCore(t, srv)
 	ctx := context.Background()
 	_, _, sid := turn(t, c, "", "最初の質問")
+	c.FlushAPILogs() // the turn's record is written, not pending
 	if _, err := c.Notes.Create(ctx, "メモ", "ページの本文", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -106,6 +106,7 @@ func TestATurnStreamsTheReplyAndStoresBothMessages(t *testing.T) {
 	if sess.Title != "こんにちは" {
 		t.Fatalf("auto title = %q", sess.Title)
 	}
+	c.FlushAPILogs()
 	logs, total, _ := c.DB.ListAPILogs(context.Background(), 10, 0)
 	if total != 1 || logs[0].SessionID != sid || logs[0].Model != "openai/fake-model" {
 		t.Fatalf("api logs = %+v", logs)

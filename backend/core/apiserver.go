@@ -28,7 +28,7 @@ type APIServerOptions struct {
 // api_logs like the calls. Serve it with apiserver.Serve.
 func (c *Core) APIServer(o APIServerOptions) *apiserver.Server {
 	return apiserver.New(apiserver.Options{
-		Token: o.Token, LLM: c.LLM, Chat: c.Chat, Log: apiLogSink{c}, Logger: c.Log,
+		Token: o.Token, LLM: c.LLM, Chat: c.Chat, Log: c.apiLogs, Logger: c.Log,
 		AnyHost: o.AnyHost, AllowedOrigins: o.AllowedOrigins,
 		KBDomains:  c.KB.Domains,
 		ShareNotes: func() bool { return c.Config().InteropShareNotes },

@@ -28,7 +28,6 @@ import (
 	"playchat/backend/mcpclient"
 	"playchat/backend/memory"
 	"playchat/backend/notes"
-	"playchat/backend/redact"
 	"playchat/backend/reminders"
 	"playchat/backend/store"
 	"playchat/backend/tagging"
@@ -109,6 +108,9 @@ type Core struct {
 	MCP       *mcpclient.Manager
 	schedMu   sync.Mutex
 	scheduler *reminders.Scheduler
+
+	// apiLogs writes llm call records to api_logs in the background.
+	apiLogs *apiLogWriter
 
 	closeLog func() error
 	unlock   func()
@@ -195,7 +197,8 @@ func Open(ctx context.Context, o Options) (*Core, error) {
 		c.Log.Warn("invalid configuration values (an invalid URL disables its provider; others use their defaults; the CLI refuses to run)", "err", cerr)
 	}
 
-	opts := []llm.Option{llm.WithLogSink(apiLogSink{c}), llm.WithLogger(c.Log)}
+	c.apiLogs = newAPILogWriter(c)
+	opts := []llm.Option{llm.WithLogSink(c.apiLogs), llm.WithLogger(c.Log)}
 	if o.HTTPClient != nil {
 		opts = append(opts, llm.WithHTTPClient(o.HTTPClient))
 	}
@@ -378,6 +381,9 @@ func (c *Core) Close() error {
 			c.Log.Warn("close knowledge base", "err", err)
 		}
 	}
+	if c.apiLogs != nil {
+		c.apiLogs.close()
+	}
 	err := c.DB.Close()
 	c.closeLog()
 	c.unlock()
@@ -391,20 +397,6 @@ func providers(cfg config.Config) llm.Providers {
 		OllamaBase: cfg.OllamaAPIBase, LMStudioBase: cfg.LMStudioAPIBase,
 		OpenRouterKey: cfg.OpenRouterKey,
 	}
-}
-
-// apiLogSink stores llm call records in api_logs, with every configured
-// secret and every credential in a URL redacted.
-type apiLogSink struct{ c *Core }
-
-func (s apiLogSink) RecordAPILog(ctx context.Context, l llm.APILog) error {
-	cfg := s.c.Config()
-	clean := func(v string) string { return redact.URLCredentials(cfg.Redact(v)) }
-	return s.c.DB.InsertAPILog(context.WithoutCancel(ctx), &store.APILog{
-		SessionID: l.SessionID, Model: l.Model, Purpose: l.Purpose, RequestJSON: clean(l.RequestJSON),
-		ResponseText: clean(l.ResponseText), Error: clean(l.Error), LatencyMS: l.LatencyMS, CreatedAt: l.CreatedAt.UTC(),
-		PromptTokens: l.PromptTokens, CompletionTokens: l.CompletionTokens,
-	})
 }
 
 // ReconcileKB brings the knowledge-base index up to date with the folder

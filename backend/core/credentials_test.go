@@ -55,6 +55,7 @@ func TestAPasswordInTheBaseURLIsMaskedEverywhere(t *testing.T) {
 		if res.Err == nil {
 			t.Fatalf("%s: the turn did not fail", base)
 		}
+		c.FlushAPILogs()
 		var stored []string
 		rows, err := c.DB.Bun().QueryContext(ctx, `SELECT error || ' ' || error_info FROM messages
 			UNION ALL SELECT request_json || ' ' || coalesce(response_text, '') || ' ' || coalesce(error, '') FROM api_logs`)
