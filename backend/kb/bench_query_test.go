@@ -103,7 +103,11 @@ func benchQueries(b *testing.B, f *fixture) []benchQuery {
 		// by requiring them all (commonTermsExpr): the floor runs that.
 		// When too few hold them together, the larger of the query's two
 		// rankings is the one by the posting budget alone.
-		if conj := commonTermsExpr(terms, df, must, postingBudget); conj != "" {
+		conj, err := f.svc.commonTerms(ctx, f.db.Bun(), lx, terms, df, must)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if conj != "" {
 			docs, _, err := f.svc.lexicalRanking(ctx, f.db.Bun(), lx, conj)
 			if err != nil {
 				b.Fatal(err)

@@ -105,3 +105,51 @@ func TestCommonTermsAreRequiredTogetherWhenEnoughDocumentsHoldBoth(t *testing.T)
 		}
 	}
 }
+
+// A conjunction of common terms that still matches more sections than the
+// posting budget takes the query's next rarest term, unless fewer than
+// lexChunkLimit sections would match it then.
+func TestCommonTermsNarrowWhileTheyMatchMoreThanTheBudget(t *testing.T) {
+	saved := postingBudget
+	postingBudget = 500
+	t.Cleanup(func() { postingBudget = saved })
+	dir := t.TempDir()
+	n := 0
+	write := func(count int, text string) {
+		for range count {
+			n++
+			writeFile(t, filepath.Join(dir, fmt.Sprintf("d%02d", n%40), fmt.Sprintf("n%04d.md", n)), fmt.Sprintf("# Note %d\n\n%s\n", n, text))
+		}
+	}
+	write(400, "alpha beta gamma")
+	write(250, "alpha beta epsilon")
+	write(50, "alpha beta")
+	write(500, "gamma delta")
+	write(500, "epsilon zeta")
+	f := newFixture(t, dir)
+	ctx := context.Background()
+	if _, err := f.svc.Reconcile(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lx := f.svc.lexes[0]
+	for _, tc := range []struct{ query, want string }{
+		// alpha and beta (700 sections each) are the two rarest; together
+		// they match 700 > 500: gamma narrows them to 400.
+		{"alpha beta gamma", `"alpha" AND "beta" AND "gamma"`},
+		// epsilon would leave 250 < lexChunkLimit: kept as it was.
+		{"alpha beta epsilon", `"alpha" AND "beta"`},
+	} {
+		terms, err := lx.terms(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		df, _, err := f.svc.termStats(ctx, f.db.Bun(), lx, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.svc.commonTerms(ctx, f.db.Bun(), lx, terms, df, twoRarest(terms, df))
+		if err != nil || got != tc.want {
+			t.Errorf("%q: common terms %q, %v; want %q", tc.query, got, err, tc.want)
+		}
+	}
+}

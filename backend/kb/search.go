@@ -114,8 +114,8 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 		must, conj := twoRarest(terms, df), ""
 		if gated && li == 0 {
 			must = gateTerms(terms, df, r.evidenceIDF)
-		} else {
-			conj = commonTermsExpr(terms, df, must, postingBudget)
+		} else if conj, err = s.commonTerms(ctx, q, lx, terms, df, must); err != nil {
+			return nil, err
 		}
 		expr := matchExpr(terms, pickTerms(terms, df, postingBudget, must), lx.phrases)
 		if expr == "" {
