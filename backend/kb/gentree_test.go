@@ -111,18 +111,26 @@ func cutAtLine(s string, n int) string {
 	return s[:n]
 }
 
-// rssSampler records the peak resident set size (VmRSS) every 20 ms.
+// rssSampler records every 20 ms the peak resident set size (VmRSS) and
+// the peak of its anonymous part (RssAnon: heap and stacks). The rest is
+// file pages, mostly the database's, which SQLite reads through a memory
+// map (store.MmapSize): the kernel drops them under pressure, and read
+// with pread they would sit in its page cache all the same.
 type rssSampler struct {
-	peak atomic.Int64
-	stop chan struct{}
+	peak, peakAnon atomic.Int64
+	stop           chan struct{}
 }
 
 func startRSS() *rssSampler {
 	s := &rssSampler{stop: make(chan struct{})}
 	go func() {
 		for {
-			if kb := readVmRSS(); kb > s.peak.Load() {
-				s.peak.Store(kb)
+			rss, anon := readRSS()
+			if rss > s.peak.Load() {
+				s.peak.Store(rss)
+			}
+			if anon > s.peakAnon.Load() {
+				s.peakAnon.Store(anon)
 			}
 			select {
 			case <-s.stop:
@@ -134,22 +142,29 @@ func startRSS() *rssSampler {
 	return s
 }
 
-func (s *rssSampler) done() int64 { close(s.stop); return s.peak.Load() / 1024 }
+// done stops the sampler and returns the peaks in MiB: anonymous memory,
+// and the whole resident set.
+func (s *rssSampler) done() (anon, rss int64) {
+	close(s.stop)
+	return s.peakAnon.Load() / 1024, s.peak.Load() / 1024
+}
 
-func readVmRSS() int64 {
+// readRSS returns VmRSS and RssAnon of this process in KiB.
+func readRSS() (rss, anon int64) {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.Fields(v)[0], 10, 64)
-			return n
+			rss, _ = strconv.ParseInt(strings.Fields(v)[0], 10, 64)
+		} else if v, ok := strings.CutPrefix(sc.Text(), "RssAnon:"); ok {
+			anon, _ = strconv.ParseInt(strings.Fields(v)[0], 10, 64)
 		}
 	}
-	return 0
+	return rss, anon
 }
 
 func percentile(ds []time.Duration, p float64) time.Duration {
