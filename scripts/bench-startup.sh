@@ -31,12 +31,12 @@ for run in 1 2 3 4; do
   [ -n "$wid" ] || { echo "bench-startup: no window" >&2; exit 1; }
   t_map=$(($(now) - t0))
   eval "$(xdotool getwindowgeometry --shell "$wid")"
-  # The session list, below the New chat button.
-  ./scripts/xprobe.py drawn $((X + 12)) $((Y + 110)) 260 80 30000 >/dev/null
-  t_side=$(($(now) - t0))
-  xdotool mousemove --window "$wid" $((WIDTH * 2 / 5)) $((HEIGHT - 60)) click 1
-  ./scripts/xprobe.py key x $((X + 340)) $((Y + HEIGHT - 98)) $((WIDTH - 520)) 40 30000 >/dev/null
-  t_use=$(($(now) - t0))
+  # The session list (below the New chat button) drawn, then a click in the
+  # message box and a key typed into it shown: one probe process, polling
+  # every 5 ms, times both from t0 (no tool's own start-up in them).
+  read -r t_side t_use < <(./scripts/xprobe.py startup "$t0" $((X + 12)) $((Y + 110)) 260 80 \
+    $((X + WIDTH * 2 / 5)) $((Y + HEIGHT - 60)) $((X + 340)) $((Y + HEIGHT - 98)) $((WIDTH - 520)) 40 30000)
+  ((t_side >= 0 && t_use >= 0)) || { echo "bench-startup: the sidebar or the key never showed" >&2; exit 1; }
   kill "$pid"
   wait "$pid" 2>/dev/null || true
   sleep 1
