@@ -7,7 +7,11 @@ import "math"
 // quantisation per vector (scale = max|v[i]| / 127, codes in [-127, 127]),
 // the "SQ8" of FAISS and of Lucene's int8 HNSW vectors; the rounding error
 // of each component is at most scale/2. A zero vector has scale 0.
-func QuantizeInt8(v []float32, dst []int8) float32 {
+func QuantizeInt8(v []float32, dst []int8) float32 { return quantize(v, dst, 127) }
+
+// quantize writes v scaled to integer codes in ±top into dst and returns the
+// scale (v[i] ≈ scale × dst[i]); a zero vector gets codes 0 and scale 0.
+func quantize[T int8 | int16](v []float32, dst []T, top float64) float32 {
 	var maxAbs float32
 	for _, x := range v {
 		maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
@@ -16,10 +20,10 @@ func QuantizeInt8(v []float32, dst []int8) float32 {
 		clear(dst[:len(v)])
 		return 0
 	}
-	scale := maxAbs / 127
+	scale := maxAbs / float32(top)
 	inv := 1 / scale
 	for i, x := range v {
-		dst[i] = int8(max(-127, min(127, math.Round(float64(x*inv)))))
+		dst[i] = T(max(-top, min(top, math.Round(float64(x*inv)))))
 	}
 	return scale
 }
@@ -40,21 +44,7 @@ func QueryCodeMax(dim int) int {
 // moves a collection-relative threshold — while the vectors' own errors
 // are independent and mostly cancel out.
 func QuantizeQuery(v []float32, dst []int16) float32 {
-	var maxAbs float32
-	for _, x := range v {
-		maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
-	}
-	if maxAbs == 0 {
-		clear(dst[:len(v)])
-		return 0
-	}
-	top := float64(QueryCodeMax(len(v)))
-	scale := maxAbs / float32(top)
-	inv := 1 / scale
-	for i, x := range v {
-		dst[i] = int16(max(-top, min(top, math.Round(float64(x*inv)))))
-	}
-	return scale
+	return quantize(v, dst, float64(QueryCodeMax(len(v))))
 }
 
 // L1 is the sum of |v[i]|.
