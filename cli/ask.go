@@ -75,6 +75,7 @@ func ask(ctx context.Context, args []string, env Env) error {
 		return em.fatal(err)
 	}
 	defer c.Close() // waits for the background summary
+	em.settle = c.FlushAPILogs
 	c.ReconcileKB(ctx)
 	startMCP(ctx, c) // the enabled MCP servers' tools, as the window offers them
 
@@ -155,11 +156,19 @@ type printer struct {
 	w, errw io.Writer
 	json    bool
 	wrote   bool // plain mode: some chunk was printed
+	// settle, when set, runs before a turn's last event (done or error)
+	// is written: core.FlushAPILogs, so that a process killed as soon as
+	// it reads "done" has the call's api_logs record, written in the
+	// background, stored already.
+	settle func()
 }
 
 func (p *printer) Emit(e event.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if (e.Type == event.Done || e.Type == event.Error) && p.settle != nil {
+		p.settle()
+	}
 	if p.json {
 		var b []byte
 		var err error
