@@ -176,4 +176,16 @@ func TestTheHeaderKeepsSettingsAndEveryToolAtEverySize(t *testing.T) {
 		w, _, _ := strings.Cut(size, "x")
 		wantOutput(t, out, "selftest: header "+size+": all reachable in a page of "+w+" px", "the header lost a tool at "+size)
 	}
+	// A new user's first screen with a default model whose models load:
+	// the picker's label grows after the tools were fitted, and at
+	// 1200×820 "Memory" was cut to "Mem" instead of folding into "…".
+	models := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"object":"list","data":[{"id":"fake-model","object":"model"}]}`))
+	}))
+	defer models.Close()
+	out := runSelfTest(t, "header", "PLAYCHAT_SELFTEST_SIZE=1200x820", "OPENAI_BASE_URL="+models.URL+"/v1",
+		"OPENAI_API_KEY=k", "DEFAULT_MODEL=openai/fake-model")
+	wantOutput(t, out, "selftest: header 1200x820: all reachable in a page of 1200 px",
+		"with a default model, the header cut a tool off instead of folding it")
 }
