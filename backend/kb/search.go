@@ -158,14 +158,18 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 			}
 			return matches[i].docID < matches[j].docID
 		})
-		var others []int64 // lexical candidates below the floor
-		for _, c := range byDoc {
-			others = append(others, c.docID)
-		}
 		for rank, d := range matches[:min(len(matches), fuseDepth)] {
 			c := get(d.docID)
 			c.ranks[nRank-1] = rank + 1
 			c.cos, c.hasCos, c.vecChunk = d.best, true, d.bestChunk
+		}
+		// The lexical candidates' similarity, for display and section
+		// choice (those ranked above have theirs).
+		var others []int64
+		for _, c := range byDoc {
+			if !c.hasCos {
+				others = append(others, c.docID)
+			}
 		}
 		for _, d := range s.vec.bestOf(sem.qvec, others) {
 			c := byDoc[d.docID]
