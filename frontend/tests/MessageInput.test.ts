@@ -1,5 +1,5 @@
 import { mount, type VueWrapper } from '@vue/test-utils'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import MessageInput from '@/components/chat/MessageInput.vue'
 import { keydown, testI18n } from './helpers'
 
@@ -167,5 +167,22 @@ describe('MessageInput', () => {
     expect(textarea.style.height).toBe('32px')
     expect(textarea.style.overflowY).toBe('hidden')
     expect(textarea.getAttribute('placeholder')).toBe('Message (Enter to send, Shift+Enter for a new line)')
+  })
+
+  it('lays nothing out while the window mounts: no measure, the focus in the first frame (issue 22: start-up)', async () => {
+    // Reading a size or focusing in the mount forces a layout of the whole
+    // window there (~150 ms of the start on a slow machine), on top of the
+    // first frame's own.
+    const measure = vi.spyOn(Element.prototype, 'scrollHeight', 'get')
+    const { textarea } = setup()
+    expect(measure).not.toHaveBeenCalled()
+    expect(textarea.style.height).toBe('32px')
+    expect(document.activeElement).not.toBe(textarea)
+    await new Promise((r) => requestAnimationFrame(r))
+    expect(document.activeElement).toBe(textarea)
+    // Text still grows the box by its measured height.
+    await type(textarea, 'one\ntwo')
+    expect(measure).toHaveBeenCalled()
+    measure.mockRestore()
   })
 })
