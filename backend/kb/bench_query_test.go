@@ -95,8 +95,9 @@ func benchQueries(b *testing.B, f *fixture) []benchQuery {
 			b.Fatal(err)
 		}
 		must := twoRarest(terms, df)
-		expr := matchExpr(terms, pickTerms(terms, df, postingBudget, must), lx.phrases)
-		if expr == "" {
+		keep := pickTerms(terms, df, postingBudget, must)
+		mq := matchQuery{expr: matchExpr(terms, keep, lx.phrases), rows: postingsOf(terms, df, keep)}
+		if mq.expr == "" {
 			continue
 		}
 		// Common terms that enough documents hold together are ranked
@@ -107,16 +108,17 @@ func benchQueries(b *testing.B, f *fixture) []benchQuery {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if conj != "" {
+		if conj.expr != "" {
 			docs, _, err := f.svc.lexicalRanking(ctx, f.db.Bun(), lx, conj)
 			if err != nil {
 				b.Fatal(err)
 			}
-			expr = conj
+			mq = conj
 			if len(docs) < minCommonTermsDocs {
-				expr = budgetExpr(terms, df, lx.phrases, expr)
+				mq = budgetExpr(terms, df, lx.phrases, mq)
 			}
 		}
+		expr := mq.expr
 		out = append(out, benchQuery{q: q, expr: expr})
 	}
 	return out

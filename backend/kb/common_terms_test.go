@@ -148,8 +148,8 @@ func TestCommonTermsNarrowWhileTheyMatchMoreThanTheBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, err := f.svc.commonTerms(ctx, f.db.Bun(), lx, terms, df, twoRarest(terms, df))
-		if err != nil || got != tc.want {
-			t.Errorf("%q: common terms %q, %v; want %q", tc.query, got, err, tc.want)
+		if err != nil || got.expr != tc.want {
+			t.Errorf("%q: common terms %q, %v; want %q", tc.query, got.expr, err, tc.want)
 		}
 	}
 }

@@ -31,7 +31,7 @@ func TestARepeatedQueryIsRankedOnceUntilTheIndexChanges(t *testing.T) {
 	lx := f.svc.lexes[0]
 	rank := func(expr string) []lexDoc {
 		t.Helper()
-		docs, _, err := f.svc.lexicalRanking(ctx, f.db.Bun(), lx, expr)
+		docs, _, err := f.svc.lexicalRanking(ctx, f.db.Bun(), lx, matchQuery{expr: expr})
 		if err != nil {
 			t.Fatal(err)
 		}

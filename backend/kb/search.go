@@ -89,6 +89,9 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 	// on two cores this takes the scan off the query's critical path.
 	semCh := make(chan semantic, 1)
 	if model := s.embeddingModel(); model != "" && strings.TrimSpace(query) != "" && ctx.Value(lexicalOnlyKey{}) == nil {
+		// The scan has the second core: the lexical side runs its
+		// queries whole (topSections).
+		ctx = context.WithValue(ctx, secondCoreBusyKey{}, true)
 		go func() {
 			var sem semantic // a panic leaves the search lexical
 			s.o.Guard.Do("kb.search", func() { sem = s.semanticSearch(ctx, model, query, set.MinScore) })
@@ -111,22 +114,23 @@ func (s *Service) retrieve(ctx context.Context, query string, detail int, gated 
 			r.terms, r.idf = terms, idfOf(terms, df, n)
 			r.evidenceIDF = idfOf(terms, df, max(n, minEvidenceSections))
 		}
-		must, conj := twoRarest(terms, df), ""
+		must, conj := twoRarest(terms, df), matchQuery{}
 		if gated && li == 0 {
 			must = gateTerms(terms, df, r.evidenceIDF)
 		} else if conj, err = s.commonTerms(ctx, q, lx, terms, df, must); err != nil {
 			return nil, err
 		}
-		expr := matchExpr(terms, pickTerms(terms, df, postingBudget, must), lx.phrases)
-		if expr == "" {
+		keep := pickTerms(terms, df, postingBudget, must)
+		mq := matchQuery{expr: matchExpr(terms, keep, lx.phrases), rows: postingsOf(terms, df, keep)}
+		if mq.expr == "" {
 			continue
 		}
 		var docs []lexDoc
 		var chunks map[int64]float64
-		if conj != "" {
-			docs, chunks, err = s.commonTermsRanking(ctx, q, lx, conj, budgetExpr(terms, df, lx.phrases, expr))
+		if conj.expr != "" {
+			docs, chunks, err = s.commonTermsRanking(ctx, q, lx, conj, budgetExpr(terms, df, lx.phrases, mq))
 		} else {
-			docs, chunks, err = s.lexicalRanking(ctx, q, lx, expr)
+			docs, chunks, err = s.lexicalRanking(ctx, q, lx, mq)
 		}
 		if err != nil {
 			return nil, err
@@ -278,40 +282,34 @@ type lexDoc struct {
 }
 
 // lexicalRanking returns the documents of the lexChunkLimit best sections
-// for expr, best first (at most fuseDepth), and every one of those
+// for mq, best first (at most fuseDepth), and every one of those
 // sections' BM25 score by chunk id. The result is shared with rankCache:
 // callers only read it.
-func (s *Service) lexicalRanking(ctx context.Context, q querier, lx lexicon, expr string) ([]lexDoc, map[int64]float64, error) {
-	key := lx.table + "\x00" + expr
+func (s *Service) lexicalRanking(ctx context.Context, q querier, lx lexicon, mq matchQuery) ([]lexDoc, map[int64]float64, error) {
+	key := lx.table + "\x00" + mq.expr
 	if docs, chunks, ok := s.ranks.get(key); ok {
 		return docs, chunks, nil
 	}
 	gen := s.ranks.generation()
-	docs, chunks, err := s.rankSections(ctx, q, lx, expr)
+	docs, chunks, err := s.rankSections(ctx, q, lx, mq)
 	if err == nil {
 		s.ranks.put(key, gen, docs, chunks)
 	}
 	return docs, chunks, err
 }
 
-// rankSections runs lexicalRanking's query.
-func (s *Service) rankSections(ctx context.Context, q querier, lx lexicon, expr string) ([]lexDoc, map[int64]float64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT c.doc_id, f.id, f.score FROM
-		(SELECT rowid AS id, -bm25(`+lx.table+`, `+bm25Weights+`) AS score FROM `+lx.table+`
-		 WHERE `+lx.table+` MATCH ? ORDER BY score DESC LIMIT ?) f
-		JOIN local_knowledge_chunks c ON c.id = f.id ORDER BY f.score DESC`, expr, lexChunkLimit)
+// rankSections runs lexicalRanking's query: the lexChunkLimit sections
+// BM25 ranks best (topSections), their scores by chunk id, and the
+// documents of the first fuseDepth, best first.
+func (s *Service) rankSections(ctx context.Context, q querier, lx lexicon, mq matchQuery) ([]lexDoc, map[int64]float64, error) {
+	secs, err := topSections(ctx, q, lx, mq)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
 	var out []lexDoc
 	seen := map[int64]bool{}
-	chunks := map[int64]float64{}
-	for rows.Next() {
-		var d lexDoc
-		if err := rows.Scan(&d.docID, &d.bestChunk, &d.best); err != nil {
-			return nil, nil, err
-		}
+	chunks := make(map[int64]float64, len(secs))
+	for _, d := range secs {
 		chunks[d.bestChunk] = d.best
 		if seen[d.docID] {
 			continue
@@ -321,7 +319,7 @@ func (s *Service) rankSections(ctx context.Context, q querier, lx lexicon, expr 
 			out = append(out, d)
 		}
 	}
-	return out, chunks, rows.Err()
+	return out, chunks, nil
 }
 
 // loadDetail fills the candidates' paths, titles, sections and relevance

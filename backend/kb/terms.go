@@ -106,10 +106,10 @@ func commonTermsExpr(terms []jatext.Term, df map[string]float64, must []bool, bu
 // can then match more. Lucene's common-terms query likewise requires more
 // of a query's frequent terms the more frequent they are
 // (high_freq_operator "and"); here the budget sets how many.
-func (s *Service) commonTerms(ctx context.Context, q querier, lx lexicon, terms []jatext.Term, df map[string]float64, must []bool) (string, error) {
+func (s *Service) commonTerms(ctx context.Context, q querier, lx lexicon, terms []jatext.Term, df map[string]float64, must []bool) (matchQuery, error) {
 	conj := commonTermsExpr(terms, df, must, postingBudget)
 	if conj == "" {
-		return "", nil
+		return matchQuery{}, nil
 	}
 	rarest := math.Inf(1)
 	for i, t := range terms {
@@ -118,11 +118,11 @@ func (s *Service) commonTerms(ctx context.Context, q querier, lx lexicon, terms 
 		}
 	}
 	if rarest <= postingBudget {
-		return conj, nil
+		return matchQuery{expr: conj, rows: rarest}, nil
 	}
 	n, err := s.countMatches(ctx, q, lx, conj)
 	if err != nil {
-		return "", err
+		return matchQuery{}, err
 	}
 	order := make([]int, 0, len(terms))
 	for i, t := range terms {
@@ -138,14 +138,14 @@ func (s *Service) commonTerms(ctx context.Context, q querier, lx lexicon, terms 
 		next := conj + " AND " + quoteFTS(terms[i].Key)
 		m, err := s.countMatches(ctx, q, lx, next)
 		if err != nil {
-			return "", err
+			return matchQuery{}, err
 		}
 		if m < lexChunkLimit {
 			break
 		}
 		conj, n = next, m
 	}
-	return conj, nil
+	return matchQuery{expr: conj, rows: n}, nil
 }
 
 // countMatches is the number of sections matching the FTS5 expression
@@ -172,7 +172,7 @@ func (s *Service) countMatches(ctx context.Context, q querier, lx lexicon, expr 
 // common words that seldom meet are not all scored: at 200,000 documents
 // "ビルド" OR "手順" scored 17,000 sections, 35–45 ms, three times a usual
 // query. What it returns must not be modified (it may be cached).
-func (s *Service) commonTermsRanking(ctx context.Context, q querier, lx lexicon, conj, rest string) ([]lexDoc, map[int64]float64, error) {
+func (s *Service) commonTermsRanking(ctx context.Context, q querier, lx lexicon, conj, rest matchQuery) ([]lexDoc, map[int64]float64, error) {
 	docs, chunks, err := s.lexicalRanking(ctx, q, lx, conj)
 	if err != nil || len(docs) >= minCommonTermsDocs {
 		return docs, chunks, err
@@ -199,13 +199,35 @@ func (s *Service) commonTermsRanking(ctx context.Context, q querier, lx lexicon,
 	return out, merged, nil
 }
 
-// budgetExpr is the MATCH expression of the terms the posting budget alone
+// budgetExpr is the MATCH query of the terms the posting budget alone
 // allows (no must terms), or fallback when it allows none.
-func budgetExpr(terms []jatext.Term, df map[string]float64, phrases bool, fallback string) string {
-	if e := matchExpr(terms, pickTerms(terms, df, postingBudget, make([]bool, len(terms))), phrases); e != "" {
-		return e
+func budgetExpr(terms []jatext.Term, df map[string]float64, phrases bool, fallback matchQuery) matchQuery {
+	keep := pickTerms(terms, df, postingBudget, make([]bool, len(terms)))
+	if e := matchExpr(terms, keep, phrases); e != "" {
+		return matchQuery{expr: e, rows: postingsOf(terms, df, keep)}
 	}
 	return fallback
+}
+
+// matchQuery is an FTS5 MATCH expression and how many sections it can
+// match at most — the sections BM25 scores for it: its terms' summed
+// section counts, or a conjunction's counted matches (its rarest term's
+// count when it was not counted).
+type matchQuery struct {
+	expr string
+	rows float64
+}
+
+// postingsOf sums the section counts of the terms keep marks: at most the
+// sections their OR matches (phrases of them match no more).
+func postingsOf(terms []jatext.Term, df map[string]float64, keep []bool) float64 {
+	sum := 0.0
+	for i, t := range terms {
+		if keep[i] {
+			sum += df[t.Key]
+		}
+	}
+	return sum
 }
 
 // twoRarest marks the two terms found in the fewest sections (ties in
