@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -91,6 +92,20 @@ func Run(ctx context.Context, args []string, env Env) int {
 	switch {
 	case err == nil:
 		return 0
+	case args[0] != "mcp" && wantsJSON(args[1:]) && !errors.Is(err, errReported) &&
+		!errors.As(err, new(usageReported)) && !errors.As(err, &help):
+		// In --json mode every failure is a JSON error event on stdout, as
+		// `ask --json` prints one (issue 22): a script reading the output
+		// gets {"type":"error","value":…,"code":…} instead of nothing.
+		line := jsonError(err)
+		line.Value = redact.URLCredentials(line.Value)
+		if b, merr := json.Marshal(line); merr == nil {
+			fmt.Fprintln(env.Stdout, string(b))
+		}
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
 	case errors.As(err, &help):
 		help.print(env.Stdout)
 		return 0

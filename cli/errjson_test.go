@@ -88,3 +88,43 @@ func TestAskJSONReportsEveryRefusalAsAnErrorEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryJSONCommandReportsItsFailureAsAJSONEvent: not only `ask --json`
+// (issue 22, item 7) — a usage error, a flag error or a failure of any
+// command run with --json is one JSON error line on stdout, with the exit
+// code of the plain mode (2 for usage, 1 otherwise), and nothing else on
+// stdout.
+func TestEveryJSONCommandReportsItsFailureAsAJSONEvent(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	env := testEnv(t, srv)
+	for _, tc := range []struct {
+		args  []string
+		code  int
+		value string
+	}{
+		{[]string{"kb", "search", "--json", ""}, 2, "kb search needs a QUERY"},
+		{[]string{"kb", "search", "--json", "--limit", "0", "x"}, 2, "--limit must be between 1 and 100"},
+		{[]string{"sessions", "search", "--json"}, 2, "sessions search needs a QUERY"},
+		{[]string{"reminders", "list", "--json", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"sessions", "list", "--json", "--folder", "no such folder"}, 1, "no such folder"},
+		{[]string{"knowledge", "list", "--json", "extra"}, 2, ""},
+	} {
+		r := runCLI(t, env, "", tc.args...)
+		var got errorLine
+		if err := json.Unmarshal([]byte(strings.TrimSpace(r.stdout)), &got); err != nil {
+			t.Errorf("%v: stdout %q is not one JSON line: %v (stderr %q)", tc.args, r.stdout, err, r.stderr)
+			continue
+		}
+		if got.Type != "error" || !strings.Contains(got.Value, tc.value) || got.Value == "" {
+			t.Errorf("%v: error line %+v, want the value to hold %q", tc.args, got, tc.value)
+		}
+		if r.code != tc.code {
+			t.Errorf("%v: exit %d, want %d", tc.args, r.code, tc.code)
+		}
+	}
+	// Without --json the same failure stays a line on stderr.
+	r := runCLI(t, env, "", "kb", "search", "")
+	if r.stdout != "" || !strings.Contains(r.stderr, "playchat: kb search needs a QUERY") || r.code != 2 {
+		t.Errorf("plain mode: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
