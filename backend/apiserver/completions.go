@@ -37,11 +37,16 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	p := &replyWriter{w: w, rc: http.NewResponseController(w), stream: req.Stream, includeUsage: req.includeUsage(),
 		id: "chatcmpl-" + randomID(), model: req.Model, created: start.Unix()}
+	// The request's context ends when the client disconnects; the call
+	// it cancels is logged as that (llm.clientGone), not as a user's Stop.
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.Context()))
+	defer cancel(nil)
+	defer context.AfterFunc(r.Context(), func() { cancel(apperr.New(apperr.LLMClientGone, nil)) })()
 	var err error
 	if inner, ok := strings.CutPrefix(req.Model, AliasPrefix); ok {
-		err = s.alias(r.Context(), &req, inner, p)
+		err = s.alias(ctx, &req, inner, p)
 	} else {
-		err = s.proxy(r.Context(), &req, p)
+		err = s.proxy(ctx, &req, p)
 	}
 	if err != nil {
 		p.fail(err)
@@ -157,7 +162,7 @@ func (s *Server) storedTurn(ctx context.Context, req *completionRequest, model s
 		s.record(ctx, req.Model, err, s.o.Clock())
 		return err
 	}
-	stop := context.AfterFunc(ctx, func() { s.o.Chat.Stop(turn.ID) })
+	stop := context.AfterFunc(ctx, func() { s.o.Chat.StopBecause(turn.ID, context.Cause(ctx)) })
 	defer stop()
 	res := turn.Wait()
 	if res.Stopped {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"playchat/backend/apperr"
 )
 
 // endlessUpstream is an OpenAI-compatible provider whose streams never end:
@@ -92,5 +94,24 @@ func TestAClientThatGoesAwayCancelsTheCall(t *testing.T) {
 	}
 	if len(msgs) != 2 || msgs[1].Status != "partial" || !strings.Contains(msgs[1].Content, "word0") {
 		t.Errorf("the stopped turn stored %+v", msgs)
+	}
+	// Each cancelled call's API log says the client went away, not that
+	// the user pressed Stop.
+	e.c.FlushAPILogs()
+	logs, _, err := e.c.DB.ListAPILogs(context.Background(), 10, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := 0
+	for _, l := range logs {
+		switch apperr.ParseStored(l.Error).Code {
+		case apperr.LLMClientGone:
+			gone++
+		case apperr.LLMCancelled:
+			t.Errorf("a call the client's disconnect cancelled is logged as stopped by the user: %+v", l)
+		}
+	}
+	if gone != 3 {
+		t.Errorf("%d of the 3 calls logged as llm.clientGone (%d logs)", gone, len(logs))
 	}
 }

@@ -76,6 +76,9 @@ const (
 	LLMMissingKeyFor Code = "llm.missingKeyFor"
 	// LLMCancelled: the request was stopped by the user (an API log's error).
 	LLMCancelled Code = "llm.cancelled"
+	// LLMClientGone: the request was cancelled because the client of
+	// playchat's OpenAI-compatible API disconnected (an API log's error).
+	LLMClientGone Code = "llm.clientGone"
 
 	// ConfigUnknownKey: {key} is not a configuration key.
 	ConfigUnknownKey Code = "config.unknownKey"
@@ -251,6 +254,7 @@ var templates = map[Code]string{
 	LLMMissingKey:          "{err}: {key} is not set",
 	LLMMissingKeyFor:       "{err}: {key} is not set (needed for {model:q})",
 	LLMCancelled:           "cancelled (stopped by the user)",
+	LLMClientGone:          "cancelled (the API client disconnected)",
 
 	ConfigUnknownKey:            "config: {err}: {key:q}",
 	ConfigInvalidValue:          "config: invalid {key} {value:q}: {reason}",

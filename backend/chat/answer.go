@@ -93,7 +93,7 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, onDelta func(st
 		return ans, err
 	}
 
-	tctx, cancel := context.WithCancel(ctx)
+	tctx, cancel := context.WithCancelCause(ctx)
 	t := &Turn{ID: uuid.NewString(), Model: model, UserMessage: history[len(history)-1], cancel: cancel,
 		done: make(chan struct{}), purpose: req.Purpose, kbDomain: req.KBDomain, noTools: true}
 	s.mu.Lock()
@@ -107,7 +107,7 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, onDelta func(st
 		s.mu.Lock()
 		delete(s.turns, t.ID)
 		s.mu.Unlock()
-		cancel()
+		cancel(nil)
 		close(t.done)
 	}()
 

@@ -201,7 +201,7 @@ type Turn struct {
 	// NewSession is true when the turn created its session.
 	NewSession bool
 
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	done   chan struct{}
 	result Result
 	// requester is TurnRequest.Requester (nil for the window and the CLI).
@@ -401,7 +401,7 @@ func applyChat(set Settings, cs store.ChatSettings) Settings {
 // background: the one turn pipeline Start, Regenerate and Edit share.
 // Each setup function fills the turn's per-request fields before it runs.
 func (s *Service) launch(turnID, sessionID, model string, user store.Message, newSession bool, set Settings, em event.Emitter, setup ...func(*Turn)) (*Turn, error) {
-	tctx, cancel := context.WithCancel(context.Background())
+	tctx, cancel := context.WithCancelCause(context.Background())
 	t := &Turn{ID: turnID, SessionID: sessionID, Model: model, UserMessage: user,
 		NewSession: newSession, cancel: cancel, done: make(chan struct{})}
 	for _, fn := range setup {
@@ -410,7 +410,7 @@ func (s *Service) launch(turnID, sessionID, model string, user store.Message, ne
 	s.mu.Lock()
 	if _, dup := s.turns[t.ID]; dup {
 		s.mu.Unlock()
-		cancel()
+		cancel(nil)
 		return nil, fmt.Errorf("turn %s is already running", t.ID)
 	}
 	s.turns[t.ID] = t
@@ -423,12 +423,18 @@ func (s *Service) launch(turnID, sessionID, model string, user store.Message, ne
 
 // Stop cancels a running turn; its partial reply is stored with status
 // partial. Stopping a finished or unknown turn is not an error.
-func (s *Service) Stop(turnID string) {
+func (s *Service) Stop(turnID string) { s.StopBecause(turnID, nil) }
+
+// StopBecause is Stop for a reason other than the user's Stop button:
+// cause (an apperr error, e.g. llm.clientGone when the API client that
+// started the turn disconnected) is what the cancelled model call's API
+// log says instead of "stopped by the user". A nil cause is Stop.
+func (s *Service) StopBecause(turnID string, cause error) {
 	s.mu.Lock()
 	t := s.turns[turnID]
 	s.mu.Unlock()
 	if t != nil {
-		t.cancel()
+		t.cancel(cause)
 	}
 }
 
@@ -478,7 +484,7 @@ func (s *Service) stopWhere(ctx context.Context, match func(*Turn) bool) {
 	for _, t := range s.turns {
 		if match(t) {
 			ts = append(ts, t)
-			t.cancel()
+			t.cancel(nil)
 		}
 	}
 	s.mu.Unlock()

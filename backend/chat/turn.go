@@ -29,7 +29,7 @@ func (s *Service) run(ctx context.Context, t *Turn, set Settings, em event.Emitt
 		s.mu.Lock()
 		delete(s.turns, t.ID)
 		s.mu.Unlock()
-		t.cancel()
+		t.cancel(nil)
 		close(t.done)
 	}()
 	started := s.clock()

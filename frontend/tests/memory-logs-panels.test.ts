@@ -121,4 +121,17 @@ describe('LogViewer tokens', () => {
     expect(second.find('.badge.error').exists()).toBe(false)
     expect(second.text()).toContain('Stopped')
   })
+
+  it('does not mark a call whose API client disconnected as an error, and says why', async () => {
+    const gone: LogEntry = {
+      ...entry(5, 0, 0), preview: '', error: 'cancelled (the API client disconnected)',
+      errorInfo: { code: 'llm.clientGone', params: {}, message: 'cancelled (the API client disconnected)' } as never,
+    }
+    logsApi.list.mockResolvedValue({ entries: [gone], total: 1, usage: [] })
+    const w = mount(LogViewer, { global: { plugins: [testI18n()] } })
+    await flushPromises()
+    const row = w.get('[data-testid="log-entry"]')
+    expect(row.find('.badge.error').exists()).toBe(false)
+    expect(row.text()).toContain('Stopped')
+  })
 })

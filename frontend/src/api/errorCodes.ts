@@ -130,6 +130,7 @@ export const ERROR_CODES: Record<string, { template: string; params: string[] }>
   'knowledge.noResults': { template: "learned knowledge entry {id} kept no search results to summarise again: refresh it to search again", params: ['id'] },
   'knowledge.notFound': { template: "learned knowledge entry {id} does not exist", params: ['id'] },
   'llm.cancelled': { template: "cancelled (stopped by the user)", params: [] },
+  'llm.clientGone': { template: "cancelled (the API client disconnected)", params: [] },
   'llm.interrupted': { template: "{err}", params: ['detail'] },
   'llm.missingKey': { template: "{err}: {key} is not set", params: ['key'] },
   'llm.missingKeyFor': { template: "{err}: {key} is not set (needed for {model:q})", params: ['key', 'model'] },

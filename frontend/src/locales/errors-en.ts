@@ -90,6 +90,7 @@ const errors: typeof ja = {
       missingKey: '{key} is not set: enter the API key in Settings',
       missingKeyFor: '“{model}” needs {key}, which is not set: enter the API key in Settings',
       cancelled: 'Cancelled (stopped by the user)',
+      clientGone: 'Cancelled (the API client disconnected)',
     },
     config: {
       unknownKey: 'There is no setting named {key}',

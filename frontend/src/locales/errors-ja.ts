@@ -88,6 +88,7 @@ export default {
       missingKey: '{key} が設定されていません。設定で API キーを入力してください',
       missingKeyFor: '「{model}」を使うには {key} が必要ですが、設定されていません。設定で API キーを入力してください',
       cancelled: 'キャンセルされました（ユーザーが停止しました）',
+      clientGone: 'キャンセルされました（API のクライアントが接続を切りました）',
     },
     config: {
       unknownKey: '{key} という設定項目はありません',
