@@ -11,9 +11,8 @@ import (
 // TestSplitRankingIsTheWholeRanking scores every corpus question's MATCH
 // expressions (both lexicons) whole and in two halves of the section ids
 // (splitRows at 0: every query split, as one matching thousands of
-// sections is, issue 29)
-// and requires the same sections with the same scores in the same order,
-// and the same search results.
+// sections is, issue 29) and requires the same sections with the same
+// scores in the same order, and the same search results.
 func TestSplitRankingIsTheWholeRanking(t *testing.T) {
 	f := corpusFixture(t)
 	ctx := context.Background()
