@@ -49,7 +49,11 @@ describe('HeaderTools', () => {
     expect(w.find('[data-testid="open-settings"]').exists()).toBe(true)
     const more = w.get('[data-testid="header-more"]')
     expect(more.classes()).toContain('on') // the open panel (logs) is folded in it
+    expect(more.attributes('title')).toBe('More tools')
     await more.trigger('click')
+    // The open menu is not covered by the button's own tooltip.
+    expect(more.attributes('title')).toBeUndefined()
+    expect(more.attributes('aria-label')).toBe('More tools')
     const items = w.findAll('[data-testid="header-more-menu"] button').map((b) => b.attributes('data-testid'))
     expect(items).toEqual(['open-search', 'open-learned', 'open-reminders', 'open-assistants', 'open-memory', 'open-logs'])
     await w.get('[data-testid="header-more-menu"] [data-testid="open-memory"]').trigger('click')
